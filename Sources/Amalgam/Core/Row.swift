@@ -1,0 +1,170 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AmalgamSQLite
+
+/// The current row of a ``Statement``: typed reads by column index or name.
+///
+/// ```swift
+/// while let row = try statement.step() {
+///   let id: Int64 = try row.value(at: 0)             // non-optional: NULL throws
+///   let name: String? = try row.value(named: "name") // optional: NULL reads as nil
+///   let raw: DatabaseValue = try row[1]
+///   let same = try row.name                          // by column name, as a DatabaseValue
+/// }
+/// ```
+///
+/// A row reads the statement's current row, so read it before the statement steps again;
+/// ``values()`` copies the values out.
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+@dynamicMemberLookup
+public struct Row {
+  /// The statement whose current row this is.
+  public let statement: Statement
+
+  init(statement: Statement) {
+    self.statement = statement
+  }
+
+  /// The number of columns.
+  public var count: Int { statement.columnCount }
+
+  /// Checks a 0-based column index and converts it to SQLite's type.
+  @inline(__always)
+  func position(_ index: Int) throws -> Int32 {
+    guard index >= 0 && index < statement.columnCount else {
+      throw DatabaseError.columnIndexOutOfRange(index: index, count: statement.columnCount)
+    }
+    return Int32(truncatingIfNeeded: index)
+  }
+
+  /// The value of column `index` (0-based) converted to `T`. Ask for an optional type to read NULL
+  /// as `nil`; a non-optional type throws on NULL.
+  ///
+  /// - Throws: ``DatabaseError/columnIndexOutOfRange(index:count:)``, or
+  ///   ``DatabaseError/conversionFailed(column:type:found:reason:)`` naming the column and types.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
+    let position = try position(index)
+    do {
+      return try T(row: self, at: position)
+    } catch let DatabaseError.conversionFailed(nil, type, found, reason) {
+      throw DatabaseError.conversionFailed(column: columnLabel(index), type: type, found: found, reason: reason)
+    }
+  }
+
+  /// The value of the column named `name` converted to `T`. See ``value(at:as:)``.
+  ///
+  /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` for an unknown name.
+  public func value<T: ColumnConvertible>(named name: String, as type: T.Type = T.self) throws -> T {
+    try value(at: statement.columnIndex(named: name), as: type)
+  }
+
+  /// True when column `index` holds NULL (`sqlite3_column_type`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public func isNull(at index: Int) throws -> Bool {
+    sqlite3_column_type(statement.sqliteHandle, try position(index)) == SQLITE_NULL
+  }
+
+  /// The value of column `index` as stored.
+  public subscript(index: Int) -> DatabaseValue {
+    get throws { try value(at: index) }
+  }
+
+  /// The value of the column named `name` as stored.
+  public subscript(name: String) -> DatabaseValue {
+    get throws { try value(named: name) }
+  }
+
+  /// The value of a column by name, as a property: `try row.name`.
+  public subscript(dynamicMember name: String) -> DatabaseValue {
+    get throws { try value(named: name) }
+  }
+
+  /// Every column's value, in order: a copy that outlives the row.
+  public func values() throws -> [DatabaseValue] {
+    var values: [DatabaseValue] = []
+    values.reserveCapacity(count)
+    for index in 0..<count { values.append(try self[index]) }
+    return values
+  }
+
+  /// Every column's value by column name.
+  public func dictionary() throws -> [String: DatabaseValue] {
+    var result: [String: DatabaseValue] = [:]
+    for (index, name) in statement.columnNames.enumerated() where result[name] == nil {
+      result[name] = try self[index]
+    }
+    return result
+  }
+
+  /// `"name" (column 2)`, for error messages.
+  func columnLabel(_ index: Int) -> String {
+    let names = statement.columnNames
+    return index < names.count ? "\"\(names[index])\" (column \(index))" : "\(index)"
+  }
+
+  /// Reads column `position` as stored. Text that is not valid UTF-8 throws, naming the column; read it
+  /// as `Data` to get its bytes.
+  func databaseValue(at position: Int32) throws -> DatabaseValue {
+    let handle = statement.sqliteHandle
+    switch sqlite3_column_type(handle, position) {
+    case SQLITE_INTEGER:
+      return .integer(sqlite3_column_int64(handle, position))
+    case SQLITE_FLOAT:
+      return .real(sqlite3_column_double(handle, position))
+    case SQLITE_TEXT:
+      let bytes = sqlite3_column_text(handle, position)
+      let count = Int(sqlite3_column_bytes(handle, position))
+      guard let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) else {
+        throw DatabaseError.conversionFailed(
+          column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
+      }
+      return .text(text)
+    case SQLITE_BLOB:
+      let bytes = sqlite3_column_blob(handle, position)
+      let count = Int(sqlite3_column_bytes(handle, position))
+      guard let bytes, count > 0 else { return .blob(Data()) }
+      return .blob(Data(bytes: bytes, count: count))
+    default:
+      return .null
+    }
+  }
+
+  /// The bytes of a TEXT or BLOB column, without converting them.
+  func withUnsafeBytes<R>(at position: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let handle = statement.sqliteHandle
+    let start: UnsafeRawPointer? =
+      sqlite3_column_type(handle, position) == SQLITE_TEXT
+      ? UnsafeRawPointer(sqlite3_column_text(handle, position))
+      : sqlite3_column_blob(handle, position)
+    let count = Int(sqlite3_column_bytes(handle, position))
+    return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
+  }
+}
+
+extension String {
+  /// Creates a string from UTF-8 bytes, or returns `nil` if they are not valid UTF-8. Embedded NUL
+  /// characters are kept.
+  static func validatingUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    if bytes.isEmpty { return "" }
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return String(validating: bytes, as: UTF8.self)
+    }
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    loop: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: break loop
+      case .error: return nil
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

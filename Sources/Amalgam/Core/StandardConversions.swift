@@ -1,0 +1,195 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AmalgamSQLite
+
+// Conversions between Swift's standard types and SQLite's storage classes.
+//
+// Integers are stored as INTEGER (64-bit). Reading accepts INTEGER, and REAL when it holds a whole
+// number in range; anything out of the target type's range throws instead of wrapping or trapping.
+
+/// A fixed-width integer type stored as SQLite's 64-bit INTEGER, with range checks both ways.
+public protocol DatabaseInteger: FixedWidthInteger, ParameterBindable, ColumnConvertible {}
+
+extension DatabaseInteger {
+  /// The integer as ``DatabaseValue/integer(_:)``; throws when it exceeds `Int64`'s range.
+  public func databaseValue() throws -> DatabaseValue {
+    guard let value = Int64(exactly: self) else {
+      throw DatabaseError.unrepresentableValue(
+        type: "\(Self.self)", value: "\(self)", reason: "SQLite integers are 64-bit signed; the maximum is \(Int64.max)")
+    }
+    return .integer(value)
+  }
+
+  public func bind(to statement: Statement, at index: Int32) throws {
+    if Self.bitWidth <= 64 && (Self.isSigned || Self.bitWidth < 64) {
+      // Always fits: no check needed.
+      try statement.check(sqlite3_bind_int64(statement.sqliteHandle, index, Int64(truncatingIfNeeded: self)))
+    } else {
+      try databaseValue().bind(to: statement, at: index)
+    }
+  }
+
+  /// Reads INTEGER, or REAL holding a whole number; throws when the value does not fit in `Self`.
+  public init(databaseValue: DatabaseValue) throws {
+    switch databaseValue {
+    case .integer(let value):
+      guard let converted = Self(exactly: value) else {
+        throw DatabaseError.cannotConvert(
+          databaseValue, to: Self.self, "\(value) is outside \(Self.self)'s range \(Self.min)...\(Self.max)")
+      }
+      self = converted
+    case .real(let value):
+      guard let converted = Self(exactly: value) else {
+        throw DatabaseError.cannotConvert(
+          databaseValue, to: Self.self, "\(value) is not a whole number in \(Self.self)'s range")
+      }
+      self = converted
+    default:
+      throw DatabaseError.cannotConvert(databaseValue, to: Self.self)
+    }
+  }
+
+  public init(row: Row, at index: Int32) throws {
+    let handle = row.statement.sqliteHandle
+    if sqlite3_column_type(handle, index) == SQLITE_INTEGER {
+      let value = sqlite3_column_int64(handle, index)
+      if let converted = Self(exactly: value) {
+        self = converted
+        return
+      }
+    }
+    try self.init(databaseValue: row.databaseValue(at: index))
+  }
+}
+
+extension Int: DatabaseInteger {}
+extension Int8: DatabaseInteger {}
+extension Int16: DatabaseInteger {}
+extension Int32: DatabaseInteger {}
+extension Int64: DatabaseInteger {}
+extension UInt: DatabaseInteger {}
+extension UInt8: DatabaseInteger {}
+extension UInt16: DatabaseInteger {}
+extension UInt32: DatabaseInteger {}
+extension UInt64: DatabaseInteger {}
+
+extension Double: ParameterBindable, ColumnConvertible {
+  /// The number as ``DatabaseValue/real(_:)``. SQLite stores NaN as NULL.
+  public func databaseValue() -> DatabaseValue { .real(self) }
+
+  public func bind(to statement: Statement, at index: Int32) throws {
+    try statement.check(sqlite3_bind_double(statement.sqliteHandle, index, self))
+  }
+
+  /// Reads REAL or INTEGER (converted to the nearest `Double`).
+  public init(databaseValue: DatabaseValue) throws {
+    switch databaseValue {
+    case .real(let value): self = value
+    case .integer(let value): self = Double(value)
+    default: throw DatabaseError.cannotConvert(databaseValue, to: Double.self)
+    }
+  }
+
+  public init(row: Row, at index: Int32) throws {
+    let handle = row.statement.sqliteHandle
+    switch sqlite3_column_type(handle, index) {
+    case SQLITE_FLOAT, SQLITE_INTEGER: self = sqlite3_column_double(handle, index)
+    default: try self.init(databaseValue: row.databaseValue(at: index))
+    }
+  }
+}
+
+extension Float: ParameterBindable, ColumnConvertible {
+  /// The number as ``DatabaseValue/real(_:)``.
+  public func databaseValue() -> DatabaseValue { .real(Double(self)) }
+
+  /// Reads REAL or INTEGER; throws when a finite value is too large for `Float`.
+  public init(databaseValue: DatabaseValue) throws {
+    let double = try Double(databaseValue: databaseValue)
+    let value = Float(double)
+    if value.isInfinite && double.isFinite {
+      throw DatabaseError.cannotConvert(databaseValue, to: Float.self, "\(double) is outside Float's range")
+    }
+    self = value
+  }
+}
+
+extension Bool: ParameterBindable, ColumnConvertible {
+  /// `true` as 1 and `false` as 0, like SQL's `TRUE` and `FALSE`.
+  public func databaseValue() -> DatabaseValue { .integer(self ? 1 : 0) }
+
+  /// Reads INTEGER: 0 is `false`, any other integer `true` (SQLite's truth rule).
+  public init(databaseValue: DatabaseValue) throws {
+    guard case .integer(let value) = databaseValue else {
+      throw DatabaseError.cannotConvert(databaseValue, to: Bool.self)
+    }
+    self = value != 0
+  }
+}
+
+extension String: ParameterBindable, ColumnConvertible {
+  /// The string as ``DatabaseValue/text(_:)``.
+  public func databaseValue() -> DatabaseValue { .text(self) }
+
+  public func bind(to statement: Statement, at index: Int32) throws {
+    try statement.check(bindText(self, handle: statement.sqliteHandle, index: index))
+  }
+
+  /// Reads TEXT. Other storage classes throw rather than being converted to text.
+  public init(databaseValue: DatabaseValue) throws {
+    guard case .text(let value) = databaseValue else {
+      throw DatabaseError.cannotConvert(databaseValue, to: String.self)
+    }
+    self = value
+  }
+
+  /// Reads TEXT with its exact byte length (embedded NUL characters are kept). Text that is not valid
+  /// UTF-8 throws; read such a column as `Data` to get its bytes.
+  public init(row: Row, at index: Int32) throws {
+    let handle = row.statement.sqliteHandle
+    if sqlite3_column_type(handle, index) == SQLITE_TEXT {
+      let bytes = sqlite3_column_text(handle, index)
+      let count = Int(sqlite3_column_bytes(handle, index))
+      if let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) {
+        self = text
+        return
+      }
+    }
+    try self.init(databaseValue: row.databaseValue(at: index))
+  }
+}
+
+extension Array: ParameterBindable where Element == UInt8 {
+  /// The bytes as ``DatabaseValue/blob(_:)``.
+  public func databaseValue() -> DatabaseValue { .blob(Data(self)) }
+
+  public func bind(to statement: Statement, at index: Int32) throws {
+    let handle = statement.sqliteHandle
+    let rc = withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress, bytes.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
+      return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), transientDestructor)
+    }
+    try statement.check(rc)
+  }
+}
+
+extension Array: ColumnConvertible where Element == UInt8 {
+  /// Reads BLOB, or the UTF-8 bytes of TEXT.
+  public init(databaseValue: DatabaseValue) throws {
+    switch databaseValue {
+    case .blob(let data): self = [UInt8](data)
+    case .text(let text): self = Array(text.utf8)
+    default: throw DatabaseError.cannotConvert(databaseValue, to: [UInt8].self)
+    }
+  }
+
+  public init(row: Row, at index: Int32) throws {
+    switch sqlite3_column_type(row.statement.sqliteHandle, index) {
+    case SQLITE_BLOB, SQLITE_TEXT: self = row.withUnsafeBytes(at: index) { [UInt8]($0) }
+    default: try self.init(databaseValue: row.databaseValue(at: index))
+    }
+  }
+}

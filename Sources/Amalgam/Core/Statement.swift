@@ -1,0 +1,410 @@
+import AmalgamSQLite
+
+/// A prepared SQL statement (`sqlite3_stmt*`): bind parameters, step through rows, reset, repeat.
+///
+/// ```swift
+/// let statement = try db.prepare(sql: "SELECT id, name FROM person WHERE age > ?")
+/// try statement.bind(parameterValues: [18])
+/// while let row = try statement.step() {
+///   let id: Int64 = try row.value(at: 0)
+///   let name: String? = try row.value(named: "name")
+/// }
+/// ```
+///
+/// Iteration always surfaces errors: use ``step()`` in a `while let` loop or ``results(_:)``. There
+/// is deliberately no non-throwing `for row in statement`, which would end silently on an error.
+///
+/// A `Row` is a view of the statement's current row: read it before the next ``step()``.
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/stmt.html>
+public final class Statement {
+  /// The connection this statement belongs to (not the `Database`, whose statement cache holds
+  /// statements: a reference back would keep the database alive forever).
+  let connection: Connection
+  /// The `sqlite3_stmt*` handle, for calling SQLite's C API directly.
+  public let sqliteHandle: OpaquePointer
+  /// The number of columns in the result (`sqlite3_column_count`); 0 for statements that return no rows.
+  public let columnCount: Int
+  /// The statement's column names, computed once.
+  private var columnNamesCache: [String]?
+  /// Column index by name, computed on the first lookup by name.
+  private var columnIndexByName: [String: Int]?
+
+  /// Prepares `sql`, which must hold exactly one statement.
+  ///
+  /// - Parameter persistent: hint that the statement will be reused many times
+  ///   (`SQLITE_PREPARE_PERSISTENT`), as the statement cache does.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/prepare.html>
+  public init(database: Database, sql: String, persistent: Bool = false) throws {
+    let sqlite = try database.sqliteHandle
+    var handle: OpaquePointer?
+    var tail: UnsafePointer<CChar>?
+    let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+    let rc = sql.withCString { text in
+      let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
+      // Anything after the first statement must be empty, whitespace or comments.
+      if rc == SQLITE_OK, let rest = tail, rest.pointee != 0 {
+        var extra: OpaquePointer?
+        let extraRC = sqlite3_prepare_v3(sqlite, rest, -1, 0, &extra, nil)
+        if extra != nil {
+          sqlite3_finalize(extra)
+          return SQLITE_MISUSE  // reported as multipleStatements below
+        }
+        if extraRC != SQLITE_OK { return extraRC }
+      }
+      return rc
+    }
+    if rc == SQLITE_MISUSE, handle != nil {
+      sqlite3_finalize(handle)
+      throw DatabaseError.multipleStatements(sql: sql)
+    }
+    guard rc == SQLITE_OK else {
+      let error = SQLiteError(resultCode: rc, connection: sqlite, sql: sql)
+      sqlite3_finalize(handle)
+      throw error
+    }
+    guard let handle else { throw DatabaseError.emptyStatement(sql: sql) }
+    self.connection = database.connectionBox
+    self.sqliteHandle = handle
+    self.columnCount = Int(sqlite3_column_count(handle))
+  }
+
+  deinit {
+    sqlite3_finalize(sqliteHandle)
+  }
+
+  /// Checks a bind or reset result code.
+  @inline(__always)
+  func check(_ rc: Int32) throws {
+    if rc != SQLITE_OK { throw SQLiteError(resultCode: rc, connection: connection.handle, sql: sql) }
+  }
+
+  /// Throws ``DatabaseError/databaseClosed`` once the database is closed.
+  @inline(__always)
+  func checkOpen() throws {
+    if connection.handle == nil { throw DatabaseError.databaseClosed }
+  }
+}
+
+// MARK: - SQL and metadata
+
+extension Statement {
+  /// The SQL text the statement was prepared from (`sqlite3_sql`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/expanded_sql.html>
+  public var sql: String { String(cString: sqlite3_sql(sqliteHandle)) }
+
+  /// The SQL with the current parameter values substituted (`sqlite3_expanded_sql`), for logging.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/expanded_sql.html>
+  public var expandedSQL: String? {
+    guard let text = sqlite3_expanded_sql(sqliteHandle) else { return nil }
+    defer { sqlite3_free(text) }
+    return String(cString: text)
+  }
+
+  #if ENABLE_NORMALIZE
+    /// The SQL with literals replaced by `?` and keywords normalised (`sqlite3_normalized_sql`), for
+    /// grouping statements in logs. Needs the `ENABLE_NORMALIZE` trait.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/expanded_sql.html>
+    public var normalizedSQL: String? {
+      sqlite3_normalized_sql(sqliteHandle).map { String(cString: $0) }
+    }
+  #endif
+
+  /// True when the statement does not write to the database (`sqlite3_stmt_readonly`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/stmt_readonly.html>
+  public var isReadOnly: Bool { sqlite3_stmt_readonly(sqliteHandle) != 0 }
+
+  /// True while the statement has been stepped but not run to completion or reset (`sqlite3_stmt_busy`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/stmt_busy.html>
+  public var isBusy: Bool { sqlite3_stmt_busy(sqliteHandle) != 0 }
+
+  /// The number of parameters, which is the largest parameter index (`sqlite3_bind_parameter_count`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_count.html>
+  public var parameterCount: Int { Int(sqlite3_bind_parameter_count(sqliteHandle)) }
+
+  /// The name of parameter `index` (1-based) with its prefix, such as `":name"`; `nil` for `?`
+  /// (`sqlite3_bind_parameter_name`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_name.html>
+  public func parameterName(at index: Int) -> String? {
+    guard let index = Int32(exactly: index) else { return nil }
+    return sqlite3_bind_parameter_name(sqliteHandle, index).map { String(cString: $0) }
+  }
+
+  /// The 1-based index of the parameter named `name` (with its prefix, such as `":id"`), or `nil`
+  /// (`sqlite3_bind_parameter_index`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  public func parameterIndex(named name: String) -> Int? {
+    let index = sqlite3_bind_parameter_index(sqliteHandle, name)
+    return index == 0 ? nil : Int(index)
+  }
+
+  /// The names of the result columns (`sqlite3_column_name`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_name.html>
+  public var columnNames: [String] {
+    if let columnNamesCache { return columnNamesCache }
+    let names = (0..<Int32(columnCount)).map { index in
+      sqlite3_column_name(sqliteHandle, index).map { String(cString: $0) } ?? ""
+    }
+    columnNamesCache = names
+    return names
+  }
+
+  /// The name of column `index` (0-based).
+  ///
+  /// - Throws: ``DatabaseError/columnIndexOutOfRange(index:count:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_name.html>
+  public func columnName(at index: Int) throws -> String {
+    guard index >= 0 && index < columnCount else {
+      throw DatabaseError.columnIndexOutOfRange(index: index, count: columnCount)
+    }
+    return columnNames[index]
+  }
+
+  /// The 0-based index of the column named `name`. Names compare case-insensitively, as in SQL;
+  /// when two columns share a name, the first wins.
+  ///
+  /// - Throws: ``DatabaseError/noSuchColumn(name:available:)``.
+  public func columnIndex(named name: String) throws -> Int {
+    if let index = columnIndexByName?[name] { return index }
+    return try slowColumnIndex(named: name)
+  }
+
+  private func slowColumnIndex(named name: String) throws -> Int {
+    let names = columnNames
+    var map = columnIndexByName ?? [:]
+    if map.isEmpty {
+      for (index, columnName) in names.enumerated().reversed() { map[columnName] = index }
+    }
+    // An exact match is found above; otherwise compare as SQL does, ignoring ASCII case.
+    let index =
+      map[name]
+      ?? names.firstIndex { $0.caseInsensitiveASCIIEquals(name) }
+    columnIndexByName = map
+    guard let index else { throw DatabaseError.noSuchColumn(name: name, available: names) }
+    columnIndexByName?[name] = index
+    return index
+  }
+
+  /// The declared type of column `index` in its table's schema (`sqlite3_column_decltype`), or `nil`
+  /// for an expression.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_decltype.html>
+  public func declaredType(ofColumn index: Int) throws -> String? {
+    _ = try columnName(at: index)
+    return sqlite3_column_decltype(sqliteHandle, Int32(index)).map { String(cString: $0) }
+  }
+}
+
+extension String {
+  func caseInsensitiveASCIIEquals(_ other: String) -> Bool {
+    guard utf8.count == other.utf8.count else { return false }
+    return zip(utf8, other.utf8).allSatisfy { a, b in
+      a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7a)
+    }
+  }
+}
+
+// MARK: - Binding
+
+extension Statement {
+  /// Binds `value` to parameter `index` (1-based); `nil` binds NULL.
+  ///
+  /// - Throws: ``SQLiteError`` with `SQLITE_RANGE` for an index out of range, or a conversion error.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  @discardableResult
+  public func bind(value: (any ParameterBindable)?, toParameter index: Int) throws -> Statement {
+    try checkOpen()
+    guard let position = Int32(exactly: index), index >= 1, index <= parameterCount else {
+      throw SQLiteError(
+        code: .range,
+        message: "Parameter index \(index) is out of range; the statement has \(parameterCount) parameter(s)",
+        sql: sql)
+    }
+    if let value {
+      try value.bind(to: self, at: position)
+    } else {
+      try check(sqlite3_bind_null(sqliteHandle, position))
+    }
+    return self
+  }
+
+  /// Binds `value` to the parameter named `name` (`":id"`, or `"id"` for any of `:id`, `@id`, `$id`).
+  ///
+  /// - Throws: ``DatabaseError/noSuchParameter(name:sql:)`` when the statement has no such parameter.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  @discardableResult
+  public func bind(value: (any ParameterBindable)?, toParameter name: String) throws -> Statement {
+    guard let index = resolveParameter(named: name) else {
+      throw DatabaseError.noSuchParameter(name: name, sql: sql)
+    }
+    return try bind(value: value, toParameter: index)
+  }
+
+  /// Binds values to the parameters by position: `values[0]` to parameter 1, and so on.
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` unless there is exactly
+  ///   one value per parameter.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  @discardableResult
+  public func bind(parameterValues values: [(any ParameterBindable)?]) throws -> Statement {
+    guard values.count == parameterCount else {
+      throw DatabaseError.parameterCountMismatch(expected: parameterCount, provided: values.count, sql: sql)
+    }
+    for (offset, value) in values.enumerated() {
+      try bind(value: value, toParameter: offset + 1)
+    }
+    return self
+  }
+
+  /// Binds values to named parameters. Keys may carry the prefix (`":id"`) or not (`"id"`).
+  ///
+  /// - Throws: ``DatabaseError/noSuchParameter(name:sql:)`` for a key the statement lacks,
+  ///   ``DatabaseError/missingParameter(name:sql:)`` for a parameter given no value, and
+  ///   ``DatabaseError/unnamedParameter(index:sql:)`` if the statement also has `?` parameters.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  @discardableResult
+  public func bind(parameters: [String: (any ParameterBindable)?]) throws -> Statement {
+    var bound = Set<Int>()
+    for (name, value) in parameters {
+      guard let index = resolveParameter(named: name) else {
+        throw DatabaseError.noSuchParameter(name: name, sql: sql)
+      }
+      try bind(value: value, toParameter: index)
+      bound.insert(index)
+    }
+    if bound.count != parameterCount {
+      for index in 1...parameterCount where !bound.contains(index) {
+        guard let name = parameterName(at: index) else {
+          throw DatabaseError.unnamedParameter(index: index, sql: sql)
+        }
+        throw DatabaseError.missingParameter(name: name, sql: sql)
+      }
+    }
+    return self
+  }
+
+  /// The index of a parameter named with or without its prefix.
+  func resolveParameter(named name: String) -> Int? {
+    if let index = parameterIndex(named: name) { return index }
+    if let first = name.first, first == ":" || first == "@" || first == "$" { return nil }
+    for prefix in [":", "@", "$"] {
+      if let index = parameterIndex(named: prefix + name) { return index }
+    }
+    return nil
+  }
+
+  /// Sets every parameter back to NULL (`sqlite3_clear_bindings`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/clear_bindings.html>
+  @discardableResult
+  public func clearBindings() throws -> Statement {
+    try checkOpen()
+    try check(sqlite3_clear_bindings(sqliteHandle))
+    return self
+  }
+}
+
+// MARK: - Running
+
+extension Statement {
+  /// Advances to the next row and returns it, or `nil` when there are no more rows (`sqlite3_step`).
+  ///
+  /// ```swift
+  /// while let row = try statement.step() { ... }
+  /// ```
+  ///
+  /// The returned ``Row`` reads the current row: use it before the next call.
+  /// After an error, the statement is reset and can run again.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  public func step() throws -> Row? {
+    guard connection.handle != nil else { throw DatabaseError.databaseClosed }
+    let rc = sqlite3_step(sqliteHandle)
+    if rc == SQLITE_ROW { return Row(statement: self) }
+    if rc == SQLITE_DONE { return nil }
+    let error = SQLiteError(resultCode: rc, connection: connection.handle, sql: sql)
+    sqlite3_reset(sqliteHandle)
+    throw error
+  }
+
+  /// Runs the statement to completion, discarding rows, then resets it so it can run again.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  public func execute() throws {
+    while try step() != nil {}
+    sqlite3_reset(sqliteHandle)
+  }
+
+  /// Calls `body` with each row, then resets the statement. An error from SQLite or from `body`
+  /// stops the iteration and is thrown.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  public func results(_ body: (Row) throws -> Void) throws {
+    defer { sqlite3_reset(sqliteHandle) }
+    while let row = try step() { try body(row) }
+  }
+
+  /// Resets the statement so it can run again; bindings are kept (`sqlite3_reset`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/reset.html>
+  @discardableResult
+  public func reset() throws -> Statement {
+    try checkOpen()
+    try check(sqlite3_reset(sqliteHandle))
+    return self
+  }
+
+  /// The values of the first row, or `nil` when there is none. Resets the statement.
+  public func firstRow() throws -> [DatabaseValue]? {
+    defer { sqlite3_reset(sqliteHandle) }
+    return try step()?.values()
+  }
+
+  /// The first column of the first row converted to `T`, or `nil` when there is no row or the value is
+  /// NULL. Resets the statement.
+  ///
+  /// ```swift
+  /// let count: Int? = try db.prepare(sql: "SELECT count(*) FROM t").front()
+  /// ```
+  public func front<T: ColumnConvertible>(_ type: T.Type = T.self) throws -> T? {
+    defer { sqlite3_reset(sqliteHandle) }
+    guard let row = try step() else { return nil }
+    return try row.value(at: 0) as T?
+  }
+
+  /// Every value of column `index`, converted to `T` (use an optional type to accept NULL). Resets.
+  public func column<T: ColumnConvertible>(_ index: Int, as type: T.Type = T.self) throws -> [T] {
+    var values: [T] = []
+    try results { row in values.append(try row.value(at: index)) }
+    return values
+  }
+
+  /// The values of the given columns, one array per row. Resets.
+  public func columns(_ indexes: [Int]) throws -> [[DatabaseValue]] {
+    var rows: [[DatabaseValue]] = []
+    try results { row in rows.append(try indexes.map { try row[$0] }) }
+    return rows
+  }
+
+  /// Every row's values. Resets.
+  public func allRows() throws -> [[DatabaseValue]] {
+    var rows: [[DatabaseValue]] = []
+    try results { row in rows.append(try row.values()) }
+    return rows
+  }
+}
