@@ -156,7 +156,7 @@ public final class Database {
   public func close() throws {
     guard let connection else { return }
     statementCache.removeAll()
-    let rc = sqlite3_close_v2(connection)
+    let rc = try connectionBox.withHandle { sqlite3_close_v2($0) }
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
     connectionBox.handle = nil
   }
@@ -237,9 +237,8 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/exec.html>
   public func batch(sql: String) throws {
-    let connection = try sqliteHandle
     var message: UnsafeMutablePointer<CChar>?
-    let rc = sqlite3_exec(connection, sql, nil, nil, &message)
+    let (connection, rc) = try connectionBox.withHandle { ($0, sqlite3_exec($0, sql, nil, nil, &message)) }
     if rc != SQLITE_OK {
       let text = message.map { String(cString: $0) }
       sqlite3_free(message)
@@ -352,5 +351,30 @@ final class Connection {
   /// The `sqlite3*` handle; `nil` once closed.
   var handle: OpaquePointer?
 
-  init(handle: OpaquePointer) { self.handle = handle }
+  /// The id of the thread inside SQLite on this connection, or 0. Detects a connection used by two
+  /// threads at once (possible only by escaping Swift's `Sendable` checking), which in SQLite's
+  /// multi-thread mode would corrupt memory; the second thread gets ``DatabaseError/concurrentUse``.
+  private let owner: UnsafeMutablePointer<UInt>
+
+  init(handle: OpaquePointer) {
+    self.handle = handle
+    owner = .allocate(capacity: 1)
+    owner.initialize(to: 0)
+  }
+
+  deinit {
+    owner.deallocate()
+  }
+
+  /// Runs `body` with the open handle, holding the connection for the calling thread.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` or ``DatabaseError/concurrentUse``.
+  @inline(__always)
+  func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+    guard let handle else { throw DatabaseError.databaseClosed }
+    let claim = amalgam_claim(owner)
+    if claim < 0 { throw DatabaseError.concurrentUse }
+    defer { if claim > 0 { amalgam_release(owner) } }
+    return try body(handle)
+  }
 }

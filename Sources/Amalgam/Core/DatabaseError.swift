@@ -25,6 +25,9 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   case parameterCountMismatch(expected: Int, provided: Int, sql: String)
   /// The database was closed before this call.
   case databaseClosed
+  /// The connection was in use by another thread. A `Database` serves one thread at a time; share one
+  /// through a queue instead of across threads.
+  case concurrentUse
   /// The SQL holds no statement (it is empty, or only whitespace and comments).
   case emptyStatement(sql: String)
   /// The SQL holds more than one statement where exactly one is expected; use `Database.batch(sql:)`.
@@ -55,6 +58,8 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\"\(sql)\" takes \(expected) parameter(s) but \(provided) value(s) were given"
     case .databaseClosed:
       return "The database is closed"
+    case .concurrentUse:
+      return "The database connection is in use by another thread; a Database serves one thread at a time"
     case let .emptyStatement(sql):
       return "No SQL statement in \"\(sql)\""
     case let .multipleStatements(sql):

@@ -28,48 +28,88 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// SQLite's English description of the code (`sqlite3_errstr`).
   public var description: String { String(cString: sqlite3_errstr(rawValue)) }
 
+  /// `SQLITE_OK`: ok.
   public static let ok = ResultCode(rawValue: SQLITE_OK)
+  /// `SQLITE_ERROR`: error.
   public static let error = ResultCode(rawValue: SQLITE_ERROR)
+  /// `SQLITE_INTERNAL`: internal.
   public static let `internal` = ResultCode(rawValue: SQLITE_INTERNAL)
+  /// `SQLITE_PERM`: perm.
   public static let permission = ResultCode(rawValue: SQLITE_PERM)
+  /// `SQLITE_ABORT`: abort.
   public static let abort = ResultCode(rawValue: SQLITE_ABORT)
+  /// `SQLITE_BUSY`: busy.
   public static let busy = ResultCode(rawValue: SQLITE_BUSY)
+  /// `SQLITE_LOCKED`: locked.
   public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
+  /// `SQLITE_NOMEM`: nomem.
   public static let noMemory = ResultCode(rawValue: SQLITE_NOMEM)
+  /// `SQLITE_READONLY`: readonly.
   public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+  /// `SQLITE_INTERRUPT`: interrupt.
   public static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
+  /// `SQLITE_IOERR`: ioerr.
   public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
+  /// `SQLITE_CORRUPT`: corrupt.
   public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+  /// `SQLITE_NOTFOUND`: notfound.
   public static let notFound = ResultCode(rawValue: SQLITE_NOTFOUND)
+  /// `SQLITE_FULL`: full.
   public static let full = ResultCode(rawValue: SQLITE_FULL)
+  /// `SQLITE_CANTOPEN`: cantopen.
   public static let cannotOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
+  /// `SQLITE_PROTOCOL`: protocol.
   public static let `protocol` = ResultCode(rawValue: SQLITE_PROTOCOL)
+  /// `SQLITE_SCHEMA`: schema.
   public static let schema = ResultCode(rawValue: SQLITE_SCHEMA)
+  /// `SQLITE_TOOBIG`: toobig.
   public static let tooBig = ResultCode(rawValue: SQLITE_TOOBIG)
+  /// `SQLITE_CONSTRAINT`: constraint.
   public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+  /// `SQLITE_MISMATCH`: mismatch.
   public static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
+  /// `SQLITE_MISUSE`: misuse.
   public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
+  /// `SQLITE_NOLFS`: nolfs.
   public static let noLFS = ResultCode(rawValue: SQLITE_NOLFS)
+  /// `SQLITE_AUTH`: auth.
   public static let authorization = ResultCode(rawValue: SQLITE_AUTH)
+  /// `SQLITE_RANGE`: range.
   public static let range = ResultCode(rawValue: SQLITE_RANGE)
+  /// `SQLITE_NOTADB`: notadb.
   public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+  /// `SQLITE_NOTICE`: notice.
   public static let notice = ResultCode(rawValue: SQLITE_NOTICE)
+  /// `SQLITE_WARNING`: warning.
   public static let warning = ResultCode(rawValue: SQLITE_WARNING)
+  /// `SQLITE_ROW`: row.
   public static let row = ResultCode(rawValue: SQLITE_ROW)
+  /// `SQLITE_DONE`: done.
   public static let done = ResultCode(rawValue: SQLITE_DONE)
 
   // Extended codes that applications commonly match on.
+  /// `SQLITE_BUSY_SNAPSHOT`: busy snapshot.
   public static let busySnapshot = ResultCode(rawValue: SQLITE_BUSY | (2 << 8))
+  /// `SQLITE_BUSY_TIMEOUT`: busy timeout.
   public static let busyTimeout = ResultCode(rawValue: SQLITE_BUSY | (3 << 8))
+  /// `SQLITE_READONLY_DBMOVED`: readonly dbmoved.
   public static let readOnlyDatabaseMoved = ResultCode(rawValue: SQLITE_READONLY | (4 << 8))
+  /// `SQLITE_CONSTRAINT_CHECK`: constraint check.
   public static let constraintCheck = ResultCode(rawValue: SQLITE_CONSTRAINT | (1 << 8))
+  /// `SQLITE_CONSTRAINT_FOREIGNKEY`: constraint foreignkey.
   public static let constraintForeignKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (3 << 8))
+  /// `SQLITE_CONSTRAINT_NOTNULL`: constraint notnull.
   public static let constraintNotNull = ResultCode(rawValue: SQLITE_CONSTRAINT | (5 << 8))
+  /// `SQLITE_CONSTRAINT_PRIMARYKEY`: constraint primarykey.
   public static let constraintPrimaryKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
+  /// `SQLITE_CONSTRAINT_TRIGGER`: constraint trigger.
   public static let constraintTrigger = ResultCode(rawValue: SQLITE_CONSTRAINT | (7 << 8))
+  /// `SQLITE_CONSTRAINT_UNIQUE`: constraint unique.
   public static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
+  /// `SQLITE_CONSTRAINT_ROWID`: constraint rowid.
   public static let constraintRowid = ResultCode(rawValue: SQLITE_CONSTRAINT | (10 << 8))
-  public static let cannotOpenNoFollow = ResultCode(rawValue: SQLITE_CANTOPEN | (5 << 8))
+  /// `SQLITE_CANTOPEN_SYMLINK`: cantopen symlink.
+  public static let cannotOpenSymlink = ResultCode(rawValue: SQLITE_CANTOPEN | (6 << 8))
 }
 
 /// An error reported by SQLite: the result codes, SQLite's message, and the SQL it concerns.

@@ -37,11 +37,10 @@ public final class Statement {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/prepare.html>
   public init(database: Database, sql: String, persistent: Bool = false) throws {
-    let sqlite = try database.sqliteHandle
     var handle: OpaquePointer?
     var tail: UnsafePointer<CChar>?
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
-    let rc = sql.withCString { text in
+    let (sqlite, rc) = try database.connectionBox.withHandle { sqlite in (sqlite, sql.withCString { text in
       let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
       // Anything after the first statement must be empty, whitespace or comments.
       if rc == SQLITE_OK, let rest = tail, rest.pointee != 0 {
@@ -54,7 +53,7 @@ public final class Statement {
         if extraRC != SQLITE_OK { return extraRC }
       }
       return rc
-    }
+    })}
     if rc == SQLITE_MISUSE, handle != nil {
       sqlite3_finalize(handle)
       throw DatabaseError.multipleStatements(sql: sql)
@@ -333,8 +332,7 @@ extension Statement {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func step() throws -> Row? {
-    guard connection.handle != nil else { throw DatabaseError.databaseClosed }
-    let rc = sqlite3_step(sqliteHandle)
+    let rc = try connection.withHandle { _ in sqlite3_step(sqliteHandle) }
     if rc == SQLITE_ROW { return Row(statement: self) }
     if rc == SQLITE_DONE { return nil }
     let error = SQLiteError(resultCode: rc, connection: connection.handle, sql: sql)

@@ -23,6 +23,8 @@
 #endif
 
 #include "../../../Vendor/SQLite/sqlite3.h"
+#include <pthread.h>
+#include <stdint.h>
 
 #ifdef AMALGAM_UNDEFINE_PREUPDATE_HOOK
 #undef SQLITE_ENABLE_PREUPDATE_HOOK
@@ -40,6 +42,24 @@
 /// Registers the ext/misc extensions compiled into this build (series, decimal, ieee754, uuid, sha3) on
 /// `db`. Does nothing and returns SQLITE_OK when the ENABLE_EXTENSIONS trait is off.
 int amalgam_register_extensions(sqlite3 *db, char **errorMessage);
+
+/// Connection ownership, for detecting a connection used by two threads at once. `owner` holds the
+/// claiming thread's id, or 0 when the connection is idle.
+///
+/// Returns 1 when this call claimed the connection (release it afterwards), 0 when the calling thread
+/// already holds it (a nested call, such as a query run from inside a row callback), and -1 when another
+/// thread holds it.
+static inline int amalgam_claim(uintptr_t *owner) {
+  uintptr_t me = (uintptr_t)pthread_self();
+  uintptr_t expected = 0;
+  if (__atomic_compare_exchange_n(owner, &expected, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return 1;
+  return expected == me ? 0 : -1;
+}
+
+/// Releases a connection claimed by amalgam_claim.
+static inline void amalgam_release(uintptr_t *owner) {
+  __atomic_store_n(owner, (uintptr_t)0, __ATOMIC_RELEASE);
+}
 
 /// 1 when the ext/misc extensions are compiled in (trait ENABLE_EXTENSIONS), else 0.
 int amalgam_extensions_enabled(void);

@@ -1,0 +1,231 @@
+import Amalgam
+import Foundation
+
+/// The `amalgam` tool: parses the command line, runs the command, and reports errors.
+enum CommandLineTool {
+  /// Exit status for success.
+  static let success: Int32 = 0
+  /// Exit status when SQLite or a file fails.
+  static let failure: Int32 = 1
+  /// Exit status for a usage error.
+  static let usageFailure: Int32 = 2
+
+  /// Runs the tool with `arguments` (without the program name) and returns the exit status.
+  /// Output goes to standard output, messages to standard error.
+  static func run(arguments: [String]) -> Int32 {
+    let output = OutputBuffer.standardOutput()
+    let errors = OutputBuffer.standardError()
+    defer {
+      output.flush()
+      errors.flush()
+    }
+    let invocation: Invocation
+    do {
+      invocation = try Invocation.parse(arguments)
+    } catch {
+      errors.write("amalgam: error: \(error.message)\n\n")
+      errors.write(usageSynopsis)
+      errors.write("\nRun \"amalgam help\" for the arguments, options and output formats.\n")
+      return usageFailure
+    }
+    var status: Int32
+    switch invocation {
+    case .help:
+      output.write(usageText)
+      status = success
+    case .info(let json):
+      writeInfo(json: json, to: output)
+      status = success
+    case .sql(let options):
+      status = runSQL(options, output: output, errors: errors)
+    }
+    output.flush()
+    if let writeError = output.writeError {
+      errors.write("amalgam: error: cannot write the output: \(writeError.localizedDescription)\n")
+      status = failure
+    }
+    return status
+  }
+
+  // MARK: - info
+
+  /// Writes what `amalgam info` reports: as aligned `key: value` lines, or as a JSON object.
+  static func writeInfo(json: Bool, to output: OutputBuffer) {
+    let traits = SQLite.enabledTraits
+    let options = SQLite.compileOptions
+    if json {
+      output.write("{\n  \"version\": ")
+      JSONText.writeString(SQLite.version, to: output)
+      output.write(",\n  \"sourceID\": ")
+      JSONText.writeString(SQLite.sourceID, to: output)
+      output.write(",\n  \"versionNumber\": \(SQLite.versionNumber),\n  \"threadingMode\": ")
+      JSONText.writeString(SQLite.threadingMode.description, to: output)
+      output.write(",\n  \"enabledTraits\": ")
+      writeJSONArray(traits, to: output)
+      output.write(",\n  \"compileOptions\": ")
+      writeJSONArray(options, to: output)
+      output.write("\n}\n")
+      return
+    }
+    let entries: [(key: String, values: [String])] = [
+      ("version", [SQLite.version]),
+      ("source id", [SQLite.sourceID]),
+      ("version number", [String(SQLite.versionNumber)]),
+      ("threading mode", [SQLite.threadingMode.description]),
+      ("enabled traits", traits.isEmpty ? ["(none)"] : traits),
+      ("compile options", options.isEmpty ? ["(none)"] : options),
+    ]
+    // Values start one space after the longest "key:"; further values of a list line up below.
+    let valueColumn = (entries.map(\.key.count).max() ?? 0) + 2
+    for entry in entries {
+      for (index, value) in entry.values.enumerated() {
+        if index == 0 {
+          output.write(entry.key + ":")
+          output.writeSpaces(valueColumn - entry.key.count - 1)
+        } else {
+          output.writeSpaces(valueColumn)
+        }
+        output.write(value)
+        output.write("\n")
+      }
+    }
+  }
+
+  /// Writes a JSON array of strings, one per line, indented under a key of the top-level object.
+  private static func writeJSONArray(_ strings: [String], to output: OutputBuffer) {
+    guard !strings.isEmpty else {
+      output.write("[]")
+      return
+    }
+    output.write("[")
+    for (index, string) in strings.enumerated() {
+      output.write(index == 0 ? "\n    " : ",\n    ")
+      JSONText.writeString(string, to: output)
+    }
+    output.write("\n  ]")
+  }
+
+  // MARK: - sql
+
+  /// Runs `amalgam sql`: opens the database, runs each statement of the SQL in order, and prints the
+  /// rows of those that return rows. Stops at the first error, after printing the rows received so far.
+  /// Returns the exit status.
+  static func runSQL(_ options: SQLOptions, output: OutputBuffer, errors: OutputBuffer) -> Int32 {
+    var sql = options.sql
+    if sql == "-" {
+      do {
+        sql = try FileHandle.standardInput.readToEnd().map { String(decoding: $0, as: UTF8.self) } ?? ""
+      } catch {
+        errors.write("amalgam: error: cannot read SQL from standard input: \(error.localizedDescription)\n")
+        return failure
+      }
+    }
+    return runSQLText(sql, options: options, output: output, errors: errors)
+  }
+
+  /// Runs the SQL text `sql` with `options`; see ``runSQL(_:output:errors:)``.
+  private static func runSQLText(
+    _ sql: String, options: SQLOptions, output: OutputBuffer, errors: OutputBuffer
+  ) -> Int32 {
+    let database: Database
+    do {
+      database = try Database(path: options.database, options: options.readOnly ? .readOnly : .default)
+    } catch {
+      report(error, context: "cannot open the database \"\(options.database)\"", output: output, errors: errors)
+      return failure
+    }
+    var formatter = makeFormatter(options.format, output: output)
+    var splitter = StatementSplitter(sql: sql)
+    do {
+      while let statementSQL = try splitter.nextStatement(in: database) {
+        let statement = try database.prepare(sql: statementSQL)
+        if statement.columnCount == 0 {
+          try statement.execute()
+          continue
+        }
+        formatter.begin(columns: statement.columnNames)
+        // Print the rows received so far, even when a later row fails.
+        defer { formatter.end() }
+        while let row = try statement.step() {
+          formatter.write(row: try values(of: row))
+        }
+      }
+    } catch {
+      report(error, context: nil, output: output, errors: errors)
+      return failure
+    }
+    do {
+      try database.close()
+    } catch {
+      report(error, context: "cannot close the database", output: output, errors: errors)
+      return failure
+    }
+    return success
+  }
+
+  /// The values of a row. Text that is not valid UTF-8 is shown with U+FFFD for the invalid bytes
+  /// rather than stopping the output.
+  private static func values(of row: Row) throws -> [DatabaseValue] {
+    var values: [DatabaseValue] = []
+    values.reserveCapacity(row.count)
+    for index in 0..<row.count {
+      do {
+        values.append(try row[index])
+      } catch DatabaseError.conversionFailed {
+        let bytes: Data = try row.value(at: index)
+        values.append(.text(String(decoding: bytes, as: UTF8.self)))
+      }
+    }
+    return values
+  }
+
+  // MARK: - Errors
+
+  /// SQL longer than this is shortened in error messages.
+  private static let longSQL = 300
+
+  /// Writes an error to standard error: a line with SQLite's message (after `context`, if any), the line
+  /// of SQL where the error is with a caret under it when SQLite knows the offset, and the error's full
+  /// description, which includes the result code. Pending output is written first, so that the
+  /// message follows it.
+  static func report(_ error: any Error, context: String?, output: OutputBuffer, errors: OutputBuffer) {
+    output.flush()
+    let prefix = context.map { "amalgam: error: \($0): " } ?? "amalgam: error: "
+    switch error {
+    case let error as SQLiteError:
+      errors.write(prefix + error.message + "\n")
+      if let sql = error.sql, let offset = error.offset, let pointer = caretLines(sql: sql, offset: offset) {
+        errors.write(pointer)
+      }
+      var shown = error
+      if let sql = error.sql, sql.count > longSQL {
+        shown = SQLiteError(
+          code: error.extendedCode, message: error.message, sql: String(sql.prefix(longSQL)) + "…",
+          offset: error.offset)
+      }
+      errors.write("  (\(shown.description))\n")
+    case let error as DatabaseError:
+      errors.write(prefix + error.description + "\n")
+    default:
+      errors.write(prefix + error.localizedDescription + "\n")
+    }
+  }
+
+  /// Two lines showing where byte `offset` of `sql` is: the line of SQL that holds it, and a caret
+  /// below. `nil` when the offset is outside the SQL or the line is too long to be useful.
+  static func caretLines(sql: String, offset: Int) -> String? {
+    let utf8 = sql.utf8
+    guard offset >= 0, offset <= utf8.count else { return nil }
+    let position = utf8.index(utf8.startIndex, offsetBy: offset)
+    let lineStart =
+      utf8[..<position].lastIndex(of: UInt8(ascii: "\n")).map { utf8.index(after: $0) } ?? utf8.startIndex
+    let lineEnd = utf8[position...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+    guard let before = String(utf8[lineStart..<position]), let line = String(utf8[lineStart..<lineEnd]) else {
+      return nil
+    }
+    let shownLine = ValueText.singleLine(line.replacing("\r", with: ""))
+    let column = ValueText.displayWidth(ValueText.singleLine(before))
+    guard ValueText.displayWidth(shownLine) <= 200 else { return nil }
+    return "  " + shownLine + "\n  " + String(repeating: " ", count: column) + "^\n"
+  }
+}

@@ -1,0 +1,153 @@
+import Amalgam
+
+/// What the command line asks for, once parsed.
+enum Invocation: Equatable {
+  /// `amalgam help`, `--help` or `-h`: print the usage to standard output.
+  case help
+  /// `amalgam info [--json]`.
+  case info(json: Bool)
+  /// `amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]`.
+  case sql(SQLOptions)
+}
+
+/// The arguments of `amalgam sql`.
+struct SQLOptions: Equatable {
+  /// The database path; `:memory:` (the default) is a private in-memory database.
+  var database = ":memory:"
+  /// The SQL to run; `-` means: read it from standard input.
+  var sql: String
+  /// How rows are printed.
+  var format: OutputFormat = .table
+  /// Open the database read-only.
+  var readOnly = false
+}
+
+/// How `amalgam sql` prints rows.
+enum OutputFormat: Equatable {
+  /// An aligned text table with a header row and a separator line.
+  case table
+  /// One JSON array of objects per result set.
+  case json
+  /// RFC 4180 CSV with a header line.
+  case csv
+}
+
+/// A mistake in the command line: reported with the usage, exit status 2.
+struct UsageError: Error, Equatable {
+  /// What is wrong, in one sentence.
+  let message: String
+}
+
+extension Invocation {
+  /// Parses the arguments that follow the program name. Options may come before or after the
+  /// positional arguments; after `--`, every argument is positional (for SQL that begins with `-`).
+  static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var flags: [String] = []
+    var positionals: [String] = []
+    var onlyPositionals = false
+    for argument in arguments {
+      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+        positionals.append(argument)
+      } else if argument == "--" {
+        onlyPositionals = true
+      } else {
+        flags.append(argument)
+      }
+    }
+    if flags.contains("--help") || flags.contains("-h") { return .help }
+
+    guard let command = positionals.first else {
+      throw UsageError(message: flags.isEmpty ? "missing command" : "missing command before \(flags[0])")
+    }
+    let operands = Array(positionals.dropFirst())
+    switch command {
+    case "help":
+      guard operands.isEmpty, flags.isEmpty else {
+        throw UsageError(message: "help takes no arguments")
+      }
+      return .help
+    case "info":
+      try checkFlags(flags, allowed: ["--json"], command: command)
+      guard operands.isEmpty else {
+        throw UsageError(message: "info takes no arguments, but was given \(quoted(operands[0]))")
+      }
+      return .info(json: flags.contains("--json"))
+    case "sql":
+      try checkFlags(flags, allowed: ["--json", "--csv", "--read-only"], command: command)
+      var options: SQLOptions
+      switch operands.count {
+      case 0: throw UsageError(message: "sql needs the SQL to run")
+      case 1: options = SQLOptions(sql: operands[0])
+      case 2: options = SQLOptions(database: operands[0], sql: operands[1])
+      default:
+        throw UsageError(
+          message: "sql takes at most two arguments (DATABASE and SQL), but was given \(operands.count)")
+      }
+      if flags.contains("--json") && flags.contains("--csv") {
+        throw UsageError(message: "--json and --csv cannot be used together")
+      }
+      if flags.contains("--json") { options.format = .json }
+      if flags.contains("--csv") { options.format = .csv }
+      options.readOnly = flags.contains("--read-only")
+      return .sql(options)
+    default:
+      throw UsageError(message: "unknown command \(quoted(command))")
+    }
+  }
+
+  /// Throws for the first flag that `command` does not accept.
+  private static func checkFlags(_ flags: [String], allowed: Set<String>, command: String) throws(UsageError) {
+    if let unknown = flags.first(where: { !allowed.contains($0) }) {
+      throw UsageError(message: "unknown option \(quoted(unknown)) for \(command)")
+    }
+  }
+
+  /// `text` in double quotes, for messages.
+  private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}
+
+/// The synopsis, printed after a usage error and at the top of ``usageText``.
+let usageSynopsis = """
+  USAGE:
+    amalgam info [--json]
+    amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]
+    amalgam help
+
+  """
+
+/// The text printed by `amalgam help`.
+let usageText = """
+  OVERVIEW: Run SQL with SQLite \(SQLite.version), built into the Amalgam Swift library.
+
+  \(usageSynopsis)
+  COMMANDS:
+    info         Print the SQLite version, source id, version number, threading mode,
+                 the enabled package traits and SQLite's compile options.
+    sql          Run SQL and print the rows of each statement that returns rows. Several
+                 statements separated by semicolons run in order.
+    help         Print this help.
+
+  ARGUMENTS:
+    DATABASE     A database file, created if missing (unless --read-only). The default,
+                 :memory:, is a new in-memory database that is gone when amalgam exits.
+    SQL          The SQL to run; - reads it from standard input.
+
+  OPTIONS:
+    --json       info: print a JSON object.
+                 sql: print each result as a JSON array of objects (column name: value).
+                 Integers and reals are numbers (infinities are the strings "Infinity" and
+                 "-Infinity"), text is a string, NULL is null, and a blob is a string of
+                 upper-case hex digits, as SQL's hex() writes it.
+    --csv        sql: print RFC 4180 CSV with a header line and CRLF line ends. NULL is an
+                 empty field; a blob is upper-case hex digits.
+    --read-only  sql: open DATABASE read-only; it must exist.
+    --           Treat every later argument as positional (for SQL that starts with -).
+    -h, --help   Print this help.
+
+  Without --json or --csv, rows print as an aligned table: NULL shows as NULL, a blob as
+  x'ABCD' (cut short after 16 bytes when longer than 32, with its size), and tabs,
+  line breaks and other control characters in text as \\t, \\n, \\r or \\xHH.
+
+  EXIT STATUS: 0 on success, 1 when SQLite or a file fails, 2 for a usage error.
+
+  """
