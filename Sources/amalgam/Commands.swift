@@ -207,7 +207,7 @@ enum CommandLineTool {
     case let error as DatabaseError:
       errors.write(prefix + error.description + "\n")
     default:
-      errors.write(prefix + error.localizedDescription + "\n")
+      errors.write(prefix + String(describing: error) + "\n")
     }
   }
 
