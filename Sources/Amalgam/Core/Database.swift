@@ -71,7 +71,7 @@ public final class Database {
   }
 
   /// The `sqlite3*` handle, shared with this database's statements so that they see it close.
-  let connectionBox: Connection
+  private(set) var connectionBox: Connection
 
   /// The `sqlite3*` handle, or `nil` once the database is closed.
   var connection: OpaquePointer? { connectionBox.handle }
@@ -144,6 +144,7 @@ public final class Database {
   deinit {
     statementCache.removeAll()
     if let connection { sqlite3_close_v2(connection) }
+    connectionBox.handle = nil
   }
 
   /// Closes the connection. Safe to call more than once; later calls do nothing.
@@ -159,6 +160,8 @@ public final class Database {
     let rc = try connectionBox.withHandle { sqlite3_close_v2($0) }
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
     connectionBox.handle = nil
+    // With no statement left, SQLite has really closed the connection and will call no callback again.
+    if isKnownUniquelyReferenced(&connectionBox) { connectionBox.retainedCallbacks.removeAll() }
   }
 
   /// True until ``close()`` is called.
@@ -350,6 +353,12 @@ extension Database {
 final class Connection {
   /// The `sqlite3*` handle; `nil` once closed.
   var handle: OpaquePointer?
+
+  /// Objects that SQLite holds raw pointers to (hook and handler closures registered without a
+  /// destructor), by registration slot such as `"commitHook"`. Replacing an entry releases the old
+  /// object. They live as long as this box: statements keep it alive, so a callback that SQLite makes
+  /// while finalizing the last statement of a closed connection (a rollback hook) still finds its object.
+  var retainedCallbacks: [String: AnyObject] = [:]
 
   /// The id of the thread inside SQLite on this connection, or 0. Detects a connection used by two
   /// threads at once (possible only by escaping Swift's `Sendable` checking), which in SQLite's
