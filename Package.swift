@@ -103,6 +103,7 @@ let package = Package(
   products: [
     .library(name: "Amalgam", targets: ["Amalgam"]),
     .executable(name: "amalgam", targets: ["amalgam"]),
+    .executable(name: "amalgam-bench", targets: ["amalgam-bench"]),
   ],
   traits: Set(
     compileOptions.map {
@@ -137,6 +138,11 @@ let package = Package(
     .executableTarget(
       name: "amalgam",
       dependencies: ["Amalgam"]
+    ),
+    // Compares Amalgam's API with SQLite's C API on the same compiled SQLite: `swift run -c release amalgam-bench`.
+    .executableTarget(
+      name: "amalgam-bench",
+      dependencies: ["Amalgam", "AmalgamSQLite"]
     ),
     .testTarget(
       name: "AmalgamTests",

@@ -1,0 +1,85 @@
+// amalgam-bench: Amalgam's API against SQLite's C API on the same compiled SQLite.
+//
+//     swift run -c release amalgam-bench [--repetitions N] [--only 1,3,5] [--json]
+//
+// Each workload runs through both APIs on the same connection, alternating, and reports the median and
+// minimum time of each and the ratio of medians (Amalgam / C). Each run's checksum must match, so the
+// work cannot be skipped. Exits 1 if a checksum differs; targets are reported, not enforced.
+import Amalgam
+import Foundation
+
+struct Options {
+  var repetitions = 7
+  var only: Set<Int>?
+  var json = false
+}
+
+func parseOptions() -> Options? {
+  var options = Options()
+  var arguments = CommandLine.arguments.dropFirst()
+  while let argument = arguments.popFirst() {
+    switch argument {
+    case "--json": options.json = true
+    case "--repetitions":
+      guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
+      options.repetitions = value
+    case "--only":
+      guard let list = arguments.popFirst() else { return nil }
+      let numbers = list.split(separator: ",").compactMap { Int($0) }
+      guard !numbers.isEmpty else { return nil }
+      options.only = Set(numbers)
+    default: return nil
+    }
+  }
+  return options
+}
+
+let usage = """
+  usage: amalgam-bench [--repetitions N] [--only 1,2,...] [--json]
+    Runs each workload through SQLite's C API and Amalgam's API (build with -c release).
+  """
+
+guard let options = parseOptions() else {
+  FileHandle.standardError.write(Data((usage + "\n").utf8))
+  exit(CommandLine.arguments.contains("--help") ? 0 : 2)
+}
+
+#if DEBUG
+  FileHandle.standardError.write(Data("warning: debug build; run `swift run -c release amalgam-bench` for real figures\n".utf8))
+#endif
+
+do {
+  let database = try makeBenchmarkDatabase()
+  var results: [Measurement] = []
+  for workload in allWorkloads() where options.only?.contains(workload.number) ?? true {
+    if !options.json { FileHandle.standardError.write(Data("running \(workload.number): \(workload.name)\n".utf8)) }
+    results.append(try measure(workload, database: database, repetitions: options.repetitions))
+  }
+  if options.json {
+    let objects: [[String: Any]] = results.map { result in
+      [
+        "workload": result.workload.number, "name": result.workload.name,
+        "c_median_ms": result.cMedian / 1e6, "c_min_ms": result.cMinimum / 1e6,
+        "amalgam_median_ms": result.amalgamMedian / 1e6, "amalgam_min_ms": result.amalgamMinimum / 1e6,
+        "ratio": result.ratio, "target": result.workload.target, "meets_target": result.meetsTarget,
+        "checksum": result.checksum, "repetitions": options.repetitions,
+      ]
+    }
+    let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+  } else {
+    func ms(_ nanoseconds: Double) -> String { String(format: "%8.2f", nanoseconds / 1e6) }
+    print("| # | workload | C median ms | C min ms | Amalgam median ms | Amalgam min ms | ratio | target |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for result in results {
+      let mark = result.meetsTarget ? "" : " (missed)"
+      print("| \(result.workload.number) | \(result.workload.name) | \(ms(result.cMedian)) | \(ms(result.cMinimum)) | "
+        + "\(ms(result.amalgamMedian)) | \(ms(result.amalgamMinimum)) | \(String(format: "%.2f", result.ratio))\(mark) | "
+        + "\(String(format: "%.2f", result.workload.target)) |")
+    }
+    print("\nSQLite \(SQLite.version), \(options.repetitions) repetitions, traits: \(SQLite.enabledTraits.count) enabled")
+  }
+} catch {
+  FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))
+  exit(1)
+}
