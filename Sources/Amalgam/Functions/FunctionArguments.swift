@@ -1,0 +1,185 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AmalgamSQLite
+
+/// The arguments of one call to an application-defined SQL function (`sqlite3_value**`), read in place.
+///
+/// Arguments are a collection of ``DatabaseValue``s, and offer cheaper reads that build no
+/// `DatabaseValue`: typed conversions, SQLite's own numeric conversions, and the bytes of a TEXT or BLOB
+/// argument without copying them.
+///
+/// ```swift
+/// try db.addFunction("byte_sum", arity: 1) { arguments, context in
+///   let sum = arguments.withUnsafeBytes(at: 0) { bytes in bytes.reduce(0) { $0 + Int64($1) } }
+///   context.setResult(.integer(sum))
+/// }
+/// ```
+///
+/// Arguments are valid only during the call that receives them: do not keep them, or the buffers
+/// that ``withUnsafeBytes(at:_:)`` exposes, after the function returns. Copy values out instead.
+///
+/// Indexes run from 0 to ``count`` - 1. The subscript and the non-throwing readers trap on an index out
+/// of range, as an array does: a function registered with a fixed arity always gets that many
+/// arguments, and a variadic function should check ``count``. ``value(at:as:)`` throws instead.
+///
+/// ## Topics
+/// - Reading: ``subscript(_:)``, ``value(at:as:)``, ``isNull(at:)``, ``int64(at:)``, ``double(at:)``,
+///   ``text(at:)``, ``withUnsafeBytes(at:_:)``, ``subtype(at:)``
+/// - C API: ``sqliteValue(at:)``
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+public struct FunctionArguments: RandomAccessCollection {
+  /// SQLite's `argv`.
+  @usableFromInline let values: UnsafeMutablePointer<OpaquePointer?>?
+
+  /// The number of arguments of this call.
+  public let count: Int
+
+  @usableFromInline init(count: Int32, values: UnsafeMutablePointer<OpaquePointer?>?) {
+    self.count = values == nil ? 0 : Int(Swift.max(count, 0))
+    self.values = values
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+
+  /// The `sqlite3_value*` of argument `index`, for calling SQLite's C API directly.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value.html>
+  @inlinable
+  public func sqliteValue(at index: Int) -> OpaquePointer {
+    precondition(index >= 0 && index < count, "Argument index \(index) is out of range 0..<\(count)")
+    // SQLite passes `count` non-null values, so this holds for every index in range.
+    guard let values, let value = values[index] else {
+      preconditionFailure("SQLite passed no value for argument \(index)")
+    }
+    return value
+  }
+
+  /// Argument `index` as stored. TEXT that is not valid UTF-8 is repaired (invalid bytes become
+  /// U+FFFD); use ``withUnsafeBytes(at:_:)`` for its exact bytes, or ``value(at:as:)``, which throws.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public subscript(index: Int) -> DatabaseValue {
+    let value = sqliteValue(at: index)
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+    case SQLITE_TEXT: return .text(Self.text(of: value))
+    case SQLITE_BLOB: return .blob(withUnsafeBytes(at: index) { Data($0) })
+    default: return .null
+    }
+  }
+
+  /// Argument `index` converted to `T` with Amalgam's strict conversions, as a row column is: ask for
+  /// an optional type to accept NULL; a value that does not convert throws. TEXT that is not valid
+  /// UTF-8 throws when read as `String`.
+  ///
+  /// ```swift
+  /// let count: Int = try arguments.value(at: 0)
+  /// let label: String? = try arguments.value(at: 1)
+  /// ```
+  ///
+  /// - Throws: ``DatabaseError/conversionFailed(column:type:found:reason:)``, or an ``SQLiteError`` with
+  ///   code ``ResultCode/range`` for an index out of range. Thrown from a function, either becomes the
+  ///   SQL error of the statement.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
+    guard index >= 0 && index < count else {
+      throw SQLiteError(
+        code: .range, message: "Argument index \(index) is out of range; the function received \(count) argument(s)")
+    }
+    return try T(databaseValue: strictValue(at: index))
+  }
+
+  /// True when argument `index` is NULL.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  @inlinable
+  public func isNull(at index: Int) -> Bool {
+    sqlite3_value_type(sqliteValue(at: index)) == SQLITE_NULL
+  }
+
+  /// Argument `index` as a 64-bit integer, converted by SQLite's own rules (`sqlite3_value_int64`):
+  /// NULL is 0, REAL is truncated, TEXT is read up to its first non-digit. Never throws; use
+  /// ``value(at:as:)`` for a checked conversion.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  @inlinable
+  public func int64(at index: Int) -> Int64 {
+    sqlite3_value_int64(sqliteValue(at: index))
+  }
+
+  /// Argument `index` as a `Double`, converted by SQLite's own rules (`sqlite3_value_double`): NULL is
+  /// 0.0, TEXT is read as far as it is a number.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  @inlinable
+  public func double(at index: Int) -> Double {
+    sqlite3_value_double(sqliteValue(at: index))
+  }
+
+  /// Argument `index` as text, converted by SQLite's own rules (`sqlite3_value_text`): numbers become
+  /// their SQL text, a BLOB's bytes are read as UTF-8, NULL is `nil`. Invalid UTF-8 is repaired.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public func text(at index: Int) -> String? {
+    let value = sqliteValue(at: index)
+    if sqlite3_value_type(value) == SQLITE_NULL { return nil }
+    return Self.text(of: value)
+  }
+
+  /// Calls `body` with the bytes of argument `index`, in place, without copying them: the UTF-8 of
+  /// TEXT, the bytes of a BLOB, SQLite's text form of a number, nothing for NULL. The buffer is valid
+  /// only inside `body`.
+  ///
+  /// ```swift
+  /// let checksum = arguments.withUnsafeBytes(at: 0) { bytes in bytes.reduce(0, &+) }
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public func withUnsafeBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let value = sqliteValue(at: index)
+    // Ask for the pointer first, then the length: the length is that of the representation just made.
+    let start: UnsafeRawPointer? =
+      sqlite3_value_type(value) == SQLITE_BLOB
+      ? sqlite3_value_blob(value)
+      : UnsafeRawPointer(sqlite3_value_text(value))
+    let count = Int(sqlite3_value_bytes(value))
+    return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
+  }
+
+  /// The subtype of argument `index` (`sqlite3_value_subtype`): ``FunctionContext/jsonSubtype`` (74,
+  /// `"J"`) for JSON made by SQLite's JSON functions, 0 for none. Register the function with ``FunctionFlags/subtype`` to read it
+  /// reliably.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_subtype.html>
+  @inlinable
+  public func subtype(at index: Int) -> UInt32 {
+    sqlite3_value_subtype(sqliteValue(at: index))
+  }
+
+  /// Reads argument `index`, throwing for TEXT that is not valid UTF-8, as a row column does.
+  func strictValue(at index: Int) throws -> DatabaseValue {
+    let value = sqliteValue(at: index)
+    guard sqlite3_value_type(value) == SQLITE_TEXT else { return self[index] }
+    let bytes = sqlite3_value_text(value)
+    let count = Int(sqlite3_value_bytes(value))
+    guard let text = String.validatingUTF8(UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: count)) else {
+      throw DatabaseError.conversionFailed(
+        column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
+    }
+    return .text(text)
+  }
+
+  /// The UTF-8 text of `value`, with one copy into the string.
+  static func text(of value: OpaquePointer) -> String {
+    let bytes = sqlite3_value_text(value)
+    let count = Int(sqlite3_value_bytes(value))
+    return String(decoding: UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: count), as: UTF8.self)
+  }
+}

@@ -1,0 +1,159 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AmalgamSQLite
+
+/// Where an application-defined SQL function puts its result (`sqlite3_context*`): a value of any
+/// storage class, a zero-filled blob, or text with a subtype such as JSON.
+///
+/// ```swift
+/// try db.addFunction("tags", arity: 1, flags: [.deterministic, .directOnly, .resultSubtype]) { arguments, context in
+///   let words = (arguments.text(at: 0) ?? "").split(separator: " ").map { "\"\($0)\"" }
+///   try context.setResultJSON("[" + words.joined(separator: ",") + "]")
+/// }
+/// // SELECT json_array_length(tags('a b c'))  →  3
+/// ```
+///
+/// A function that sets no result returns NULL; the last result set wins. A context is valid only
+/// during the call that receives it.
+///
+/// ## Topics
+/// - ``setResult(_:)``, ``setResultZeroBlob(count:)``, ``setResultJSON(_:)``, ``setResultSubtype(_:)``
+/// - ``jsonSubtype``, ``sqliteContext``
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
+public struct FunctionContext {
+  /// The `sqlite3_context*`, for calling SQLite's C API directly.
+  public let sqliteContext: OpaquePointer
+
+  /// The flags the function was registered with.
+  let flags: FunctionFlags
+
+  /// The function's SQL name, for error messages.
+  let name: String
+
+  init(_ context: OpaquePointer, flags: FunctionFlags, name: String) {
+    self.sqliteContext = context
+    self.flags = flags
+    self.name = name
+  }
+
+  /// The subtype SQLite's JSON functions give to JSON text, and recognise in their arguments: 74, the
+  /// character `"J"`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/json1.html#jmini>
+  public static let jsonSubtype: UInt32 = 74
+
+  /// Sets the result to `value` with the `sqlite3_result_*` function of its storage class. Text and
+  /// blobs are copied by SQLite; empty text stays TEXT and an empty blob stays a BLOB (neither becomes
+  /// NULL). A NaN ``DatabaseValue/real(_:)`` becomes NULL, as everywhere in SQLite.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
+  public func setResult(_ value: DatabaseValue) {
+    setFunctionResult(value, on: sqliteContext)
+  }
+
+  /// Sets the result to a BLOB of `count` zero bytes without allocating them in Swift
+  /// (`sqlite3_result_zeroblob64`), for example to reserve space that `sqlite3_blob_write` fills later.
+  /// A negative count gives an empty blob; one above SQLite's length limit fails the statement with
+  /// `SQLITE_TOOBIG`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
+  public func setResultZeroBlob(count: Int) {
+    sqlite3_result_zeroblob64(sqliteContext, UInt64(Swift.max(count, 0)))
+  }
+
+  /// Sets the result to JSON text with the JSON subtype, so that SQLite's JSON functions embed it as
+  /// JSON instead of quoting it as a string: `json_array(f())` gives `[[1,2]]`, not `["[1,2]"]`.
+  ///
+  /// `json` must be well-formed JSON; it is not checked. The function must be registered with
+  /// ``FunctionFlags/resultSubtype``.
+  ///
+  /// - Throws: an ``SQLiteError`` with code ``ResultCode/misuse`` when the function lacks the
+  ///   ``FunctionFlags/resultSubtype`` flag. Thrown from the function, it fails the statement.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/json1.html#jmini>
+  public func setResultJSON(_ json: String) throws {
+    try checkResultSubtypeAllowed()
+    setResult(.text(json))
+    sqlite3_result_subtype(sqliteContext, Self.jsonSubtype)
+  }
+
+  /// Gives the result set by ``setResult(_:)`` a subtype (`sqlite3_result_subtype`). SQLite keeps the
+  /// low 8 bits. ``setResultJSON(_:)`` covers the common case.
+  ///
+  /// - Throws: an ``SQLiteError`` with code ``ResultCode/misuse`` when the function was not registered
+  ///   with ``FunctionFlags/resultSubtype``, without which SQLite may drop the subtype.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/result_subtype.html>
+  public func setResultSubtype(_ subtype: UInt32) throws {
+    try checkResultSubtypeAllowed()
+    sqlite3_result_subtype(sqliteContext, subtype)
+  }
+
+  private func checkResultSubtypeAllowed() throws {
+    guard flags.contains(.resultSubtype) else {
+      throw SQLiteError(
+        code: .misuse,
+        message: "\(name)() gives its result a subtype, so it must be registered with FunctionFlags.resultSubtype")
+    }
+  }
+}
+
+/// Sets the result of `context` to `value` (shared by scalar, aggregate and window functions).
+func setFunctionResult(_ value: DatabaseValue, on context: OpaquePointer) {
+  switch value {
+  case .null:
+    sqlite3_result_null(context)
+  case .integer(let value):
+    sqlite3_result_int64(context, value)
+  case .real(let value):
+    sqlite3_result_double(context, value)
+  case .text(var text):
+    text.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        // An empty buffer may have no address; SQLite would read a null pointer as NULL, not ''.
+        guard let base = chars.baseAddress, chars.count > 0 else {
+          sqlite3_result_text(context, "", 0, transientDestructor)
+          return
+        }
+        sqlite3_result_text64(context, base, UInt64(chars.count), transientDestructor, UInt8(SQLITE_UTF8))
+      }
+    }
+  case .blob(let data):
+    data.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress, bytes.count > 0 else {
+        sqlite3_result_zeroblob(context, 0)
+        return
+      }
+      sqlite3_result_blob64(context, base, UInt64(bytes.count), transientDestructor)
+    }
+  }
+}
+
+/// Makes the function call fail with `error`'s message (`sqlite3_result_error`), and with its result
+/// code when it is an ``SQLiteError`` (`sqlite3_result_error_code`). The statement then fails with an
+/// ``SQLiteError`` carrying that message.
+func setFunctionError(_ error: any Error, on context: OpaquePointer) {
+  if let error = error as? SQLiteError {
+    sqlite3_result_error(context, error.message, -1)
+    // Only a real error code: OK, ROW and DONE would make the failed call look like a success.
+    let primary = error.code.rawValue
+    if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE {
+      sqlite3_result_error_code(context, error.extendedCode.rawValue)
+    }
+  } else {
+    sqlite3_result_error(context, errorMessage(error), -1)
+  }
+}
+
+/// The message of an error thrown by a function: a `LocalizedError`'s description when it has one,
+/// else the error's `description` (which names the case and its values).
+func errorMessage(_ error: any Error) -> String {
+  if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+    return description
+  }
+  return String(describing: error)
+}
