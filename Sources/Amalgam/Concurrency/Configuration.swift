@@ -1,0 +1,115 @@
+/// How ``DatabaseQueue``, ``DatabaseReadQueue`` and ``DatabasePool`` set up each connection they open.
+///
+/// Every connection gets the same setup: the writer and each reader, including readers a pool opens
+/// later. Register SQL functions, collations and tokenizers in ``prepareDatabase``, which runs on every
+/// new connection, so that no reader lacks them.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.busyTimeout = 2
+/// configuration.maximumReaderCount = 4
+/// configuration.prepareDatabase = { db in
+///   try db.execute(sql: "PRAGMA cache_size = -8000")
+/// }
+/// let pool = try DatabasePool(path: path, configuration: configuration)
+/// ```
+///
+/// Related SQLite documentation: <https://sqlite.org/pragma.html>
+public struct Configuration: Sendable {
+  /// The journal mode that a writable connection switches to (`PRAGMA journal_mode`), or `nil` to keep
+  /// the file's mode. A ``DatabasePool`` always uses ``JournalMode/wal``. Read-only connections never
+  /// change the mode: it belongs to the file.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_journal_mode>
+  public var journalMode: JournalMode?
+
+  /// How long, in seconds, a connection retries a database locked by another connection before it
+  /// fails with `SQLITE_BUSY` (`sqlite3_busy_timeout`). Five seconds by default; zero fails at once.
+  /// To install a busy handler of your own instead, do it in ``prepareDatabase``, which runs after this.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/busy_timeout.html>
+  public var busyTimeout: Double
+
+  /// Whether foreign-key constraints are enforced (`PRAGMA foreign_keys`). On by default.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/foreignkeys.html>
+  public var foreignKeys: Bool
+
+  /// Opens the writer read-only too: every write fails with `SQLITE_READONLY`. Readers are always
+  /// read-only.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/open.html>
+  public var readOnly: Bool
+
+  /// The most reader connections a ``DatabasePool`` opens (at least 1; 5 by default). Readers are
+  /// opened when needed; a read waits when all of them are busy.
+  public var maximumReaderCount: Int
+
+  /// The prefix of the dispatch queues' labels, which shows in debuggers and crash reports.
+  public var label: String
+
+  /// Runs once on every new connection, after the settings above: the place to register SQL functions,
+  /// collations, tokenizers and hooks, or to run PRAGMAs. An error it throws fails the open.
+  ///
+  /// The `Database` it receives must not escape the closure.
+  public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+
+  /// Creates a configuration; the defaults keep the journal mode, wait up to 5 s for locks, enforce
+  /// foreign keys, and allow 5 readers.
+  public init(
+    journalMode: JournalMode? = nil, busyTimeout: Double = 5, foreignKeys: Bool = true,
+    readOnly: Bool = false, maximumReaderCount: Int = 5, label: String = "Amalgam",
+    prepareDatabase: (@Sendable (Database) throws -> Void)? = nil
+  ) {
+    self.journalMode = journalMode
+    self.busyTimeout = busyTimeout
+    self.foreignKeys = foreignKeys
+    self.readOnly = readOnly
+    self.maximumReaderCount = maximumReaderCount
+    self.label = label
+    self.prepareDatabase = prepareDatabase
+  }
+}
+
+/// SQLite's journal modes (`PRAGMA journal_mode`).
+///
+/// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_journal_mode>
+public enum JournalMode: String, Sendable, Hashable, CaseIterable {
+  /// The rollback journal is deleted at the end of each transaction (SQLite's default).
+  case delete
+  /// The rollback journal is truncated to zero bytes instead of deleted.
+  case truncate
+  /// The rollback journal's header is zeroed instead of the file deleted.
+  case persist
+  /// The rollback journal is kept in memory.
+  case memory
+  /// Write-ahead log: readers do not block the writer and the writer does not block readers.
+  /// Needed for concurrent reads (``DatabasePool``, ``DatabaseReadQueue``).
+  case wal
+  /// No rollback journal: a crash or an error in a transaction can corrupt the database.
+  case off
+}
+
+extension Configuration {
+  /// Whether a connection is opened for writing (the queue's or pool's writer) or only for reading.
+  enum Role {
+    case writer
+    case reader
+  }
+
+  /// Opens and sets up one connection.
+  func openDatabase(path: String, role: Role) throws -> Database {
+    let readOnly = role == .reader || self.readOnly
+    let db = try Database(path: path, options: readOnly ? .readOnly : .default)
+    try db.setBusyTimeout(busyTimeout)
+    if !readOnly, let journalMode {
+      let actual = try db.prepare(sql: "PRAGMA journal_mode = \(journalMode.rawValue)").front(String.self)
+      if actual?.lowercased() != journalMode.rawValue {
+        throw ConcurrencyError.journalModeNotApplied(requested: journalMode.rawValue, actual: actual ?? "unknown")
+      }
+    }
+    try db.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")")
+    try prepareDatabase?(db)
+    return db
+  }
+}

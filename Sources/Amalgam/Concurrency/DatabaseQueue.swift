@@ -1,0 +1,143 @@
+/// Serialised access to one database connection from any thread or task.
+///
+/// A ``Database`` is not `Sendable`: one thread uses it at a time. A `DatabaseQueue` owns one and runs
+/// the closures it is given on it one at a time, in order, on a serial dispatch queue. The queue itself
+/// is `Sendable`: share it freely between threads, tasks and actors.
+///
+/// ```swift
+/// let queue = try DatabaseQueue(path: "/path/to/data.db")
+/// try queue.sync { db in
+///   try db.execute(sql: "CREATE TABLE IF NOT EXISTS note(id INTEGER PRIMARY KEY, text TEXT)")
+/// }
+/// try await queue.transaction { db in
+///   try db.execute(sql: "INSERT INTO note(text) VALUES (?)", parameterValues: ["hello"])
+/// }
+/// let count = try await queue.read { db in
+///   try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self)
+/// }
+/// ```
+///
+/// Reads and writes wait for each other. For reads that run in parallel with each other and with
+/// writes, use a ``DatabasePool`` (or a ``DatabaseReadQueue`` next to this queue) on a WAL database.
+///
+/// **Re-entrancy.** A blocking call (`sync`, `read`, `transaction`, `savepoint`, `checkpoint`) made from
+/// inside one of this queue's own closures would wait for itself forever; it throws
+/// ``ConcurrencyError/reentrantAccess`` instead. Inside a closure, use the `db` it receives.
+///
+/// **Cancellation.** Cancelling the task awaiting `write`, `read`, `transaction` or `savepoint`
+/// interrupts the running statement; the call throws `CancellationError` and a transaction opened by
+/// the closure is rolled back, so the queue is ready for the next closure.
+///
+/// ## Topics
+/// - Opening: ``init(path:configuration:)``, ``init(configuration:)``, ``close()``
+/// - Running closures: see ``DatabaseWriter`` and ``DatabaseReader``
+///
+/// Related SQLite documentation: <https://sqlite.org/threadsafe.html>
+public final class DatabaseQueue: DatabaseWriter {
+  private let connection: SerializedDatabase
+
+  /// The configuration the connection was opened with.
+  public let configuration: Configuration
+
+  /// The path the database was opened with (`":memory:"` for an in-memory database).
+  public var path: String { connection.path }
+
+  /// Opens the database at `path` (created if missing, unless ``Configuration/readOnly``) and sets it
+  /// up as `configuration` says, running ``Configuration/prepareDatabase``.
+  ///
+  /// - Throws: ``SQLiteError`` when SQLite cannot open the file, ``ConcurrencyError`` when the journal
+  ///   mode cannot be set, and whatever `prepareDatabase` throws.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/open.html>
+  public init(path: String, configuration: Configuration = Configuration()) throws {
+    self.configuration = configuration
+    let database = try configuration.openDatabase(path: path, role: .writer)
+    connection = try SerializedDatabase(database: database, label: "\(configuration.label).queue")
+  }
+
+  /// Opens a new, empty in-memory database, private to this queue.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/inmemorydb.html>
+  public convenience init(configuration: Configuration = Configuration()) throws {
+    try self.init(path: ":memory:", configuration: configuration)
+  }
+
+  public func sync<T>(_ body: (Database) throws -> T) throws -> T {
+    try connection.sync(body)
+  }
+
+  public func async<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T,
+    completion: @escaping @Sendable (Result<T, any Error>) -> Void
+  ) {
+    connection.async(body, completion: completion)
+  }
+
+  public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    try await connection.perform(body)
+  }
+
+  /// Runs `body` in a read transaction, blocking. The connection refuses writes meanwhile
+  /// (`PRAGMA query_only`): they fail with `SQLITE_READONLY`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
+  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    try connection.sync({ db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
+  }
+
+  /// Runs `body` in a read transaction without blocking the calling task. The connection refuses writes
+  /// meanwhile (`PRAGMA query_only`). Cancelling the task interrupts the running statement and throws
+  /// `CancellationError`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
+  public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    try await connection.perform({ db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
+  }
+
+  public func asyncRead<T: Sendable>(
+    _ body: @escaping @Sendable (Database) throws -> T,
+    completion: @escaping @Sendable (Result<T, any Error>) -> Void
+  ) {
+    connection.async({ db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) }, completion: completion)
+  }
+
+  #if ENABLE_SNAPSHOT
+    /// Runs `body` in a read transaction on `snapshot`, blocking. The database must be in WAL mode.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/snapshot_open.html>
+    public func read<T>(at snapshot: DatabaseSnapshot, _ body: (Database) throws -> T) throws -> T {
+      try connection.sync(
+        { db in try queryOnly(db) { try db.read(at: snapshot, body) } }, epilogue: { db in endReadOnly(db) })
+    }
+
+    /// Runs `body` in a read transaction on `snapshot`. The database must be in WAL mode.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/snapshot_open.html>
+    public func read<T: Sendable>(
+      at snapshot: DatabaseSnapshot, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+      try await connection.perform(
+        { db in try queryOnly(db) { try db.read(at: snapshot, body) } }, epilogue: { db in endReadOnly(db) })
+    }
+  #endif
+
+  /// Closes the connection, waiting for closures already scheduled. Later calls throw
+  /// ``DatabaseError/databaseClosed``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
+  public func close() throws {
+    try connection.close()
+  }
+}
+
+/// Runs `body` with the connection refusing writes; `endReadOnly` (the epilogue) turns them back on.
+private func queryOnly<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+  try db.execute(sql: "PRAGMA query_only = ON")
+  return try body()
+}
+
+/// Lets the connection write again; runs even when the read failed or was cancelled.
+private func endReadOnly(_ db: Database) {
+  guard db.isOpen else { return }
+  try? db.execute(sql: "PRAGMA query_only = OFF")
+}
