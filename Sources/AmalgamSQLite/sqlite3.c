@@ -13,3 +13,45 @@
 #endif
 
 #include "../../Vendor/SQLite/sqlite3.c"
+
+// Column readers for Amalgam's hot paths. Compiled in the amalgamation's translation unit, so each reads
+// the storage class and the value in one call where the C API takes two (sqlite3_column_type, then
+// sqlite3_column_int64). They skip the connection mutex that sqlite3_column_* take: Amalgam confines a
+// connection to one thread at a time, and these run only between steps on that thread.
+
+// The current row's value of `column`, or NULL for a statement without a row or a column out of range.
+static Mem *amalgamColumn(sqlite3_stmt *stmt, int column) {
+  Vdbe *vm = (Vdbe *)stmt;
+  if (vm == 0 || vm->pResultRow == 0 || column < 0 || column >= vm->nResColumn) return 0;
+  return &vm->pResultRow[column];
+}
+
+int amalgam_column_int64(sqlite3_stmt *stmt, int column, sqlite3_int64 *value) {
+  Mem *mem = amalgamColumn(stmt, column);
+  if (mem == 0) return SQLITE_NULL;
+  int type = sqlite3_value_type(mem);
+  if (type == SQLITE_INTEGER) *value = mem->u.i;
+  return type;
+}
+
+int amalgam_column_double(sqlite3_stmt *stmt, int column, double *value) {
+  Mem *mem = amalgamColumn(stmt, column);
+  if (mem == 0) return SQLITE_NULL;
+  int type = sqlite3_value_type(mem);
+  if (type == SQLITE_FLOAT || type == SQLITE_INTEGER) *value = sqlite3_value_double(mem);
+  return type;
+}
+
+int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int *count) {
+  Mem *mem = amalgamColumn(stmt, column);
+  if (mem == 0) return SQLITE_NULL;
+  int type = sqlite3_value_type(mem);
+  if (type == SQLITE_TEXT) {
+    *bytes = sqlite3_value_text(mem);
+    *count = sqlite3_value_bytes(mem);
+  } else if (type == SQLITE_BLOB) {
+    *bytes = sqlite3_value_blob(mem);
+    *count = sqlite3_value_bytes(mem);
+  }
+  return type;
+}

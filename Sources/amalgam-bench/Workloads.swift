@@ -137,8 +137,8 @@ func allWorkloads() -> [Workload] {
           let statement = try db.prepare(sql: insertSQL)
           for row in 0..<insertRowCount {
             let base = row * 10
-            try statement.bind(parameterValues: [base, base + 1, base + 2, base + 3, base + 4,
-                                                 base + 5, base + 6, base + 7, base + 8, base + 9]).execute()
+            try statement.bind(base, base + 1, base + 2, base + 3, base + 4,
+                               base + 5, base + 6, base + 7, base + 8, base + 9).execute()
           }
         }
         return try insertedChecksum(db.sqliteHandle)

@@ -20,11 +20,11 @@ public protocol ColumnConvertible {
 
   /// Creates a value from column `index` (0-based, already range-checked) of `row`. The default reads
   /// the column as a ``DatabaseValue``; types override it to read SQLite's column functions directly.
-  init(row: Row, at index: Int32) throws
+  init(row: borrowing Row, at index: Int32) throws
 }
 
 extension ColumnConvertible {
-  public init(row: Row, at index: Int32) throws {
+  public init(row: borrowing Row, at index: Int32) throws {
     try self.init(databaseValue: row.databaseValue(at: index))
   }
 }
@@ -33,7 +33,7 @@ extension DatabaseValue: ColumnConvertible {
   /// The value itself.
   public init(databaseValue: DatabaseValue) { self = databaseValue }
 
-  public init(row: Row, at index: Int32) throws {
+  public init(row: borrowing Row, at index: Int32) throws {
     self = try row.databaseValue(at: index)
   }
 }
@@ -48,8 +48,8 @@ extension Optional: ColumnConvertible where Wrapped: ColumnConvertible {
     }
   }
 
-  public init(row: Row, at index: Int32) throws {
-    if sqlite3_column_type(row.statement.sqliteHandle, index) == SQLITE_NULL {
+  public init(row: borrowing Row, at index: Int32) throws {
+    if sqlite3_column_type(row.sqliteHandle, index) == SQLITE_NULL {
       self = .none
     } else {
       self = .some(try Wrapped(row: row, at: index))

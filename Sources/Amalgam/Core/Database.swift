@@ -103,7 +103,7 @@ public final class Database {
       sqlite3_close_v2(handle)
       throw error
     }
-    connectionBox = Connection(handle: handle)
+    connectionBox = Connection(handle: handle, extendedResultCodes: options.extendedResultCodes)
     if options.extendedResultCodes { sqlite3_extended_result_codes(handle, 1) }
     var message: UnsafeMutablePointer<CChar>?
     let registered = amalgam_register_extensions(handle, &message)
@@ -179,7 +179,7 @@ public final class Database {
 
   /// Throws the connection's current error for result code `rc`.
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
-    SQLiteError(resultCode: rc, connection: connection, sql: sql)
+    connectionBox.error(rc, sql: sql)
   }
 
   /// Checks a result code: anything but `SQLITE_OK` becomes an ``SQLiteError``.
@@ -241,11 +241,11 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/exec.html>
   public func batch(sql: String) throws {
     var message: UnsafeMutablePointer<CChar>?
-    let (connection, rc) = try connectionBox.withHandle { ($0, sqlite3_exec($0, sql, nil, nil, &message)) }
+    let rc = try connectionBox.withHandle { sqlite3_exec($0, sql, nil, nil, &message) }
     if rc != SQLITE_OK {
       let text = message.map { String(cString: $0) }
       sqlite3_free(message)
-      var error = SQLiteError(resultCode: rc, connection: connection, sql: sql)
+      var error = connectionBox.error(rc, sql: sql)
       if let text, text != error.message {
         error = SQLiteError(code: error.extendedCode, message: text, sql: sql, offset: error.offset)
       }
@@ -350,9 +350,12 @@ extension Database {
 
 /// The connection handle that a database and its statements share. Statements hold this box rather
 /// than the `Database`, so that the database's statement cache does not keep the database alive.
+@usableFromInline
 final class Connection {
   /// The `sqlite3*` handle; `nil` once closed.
-  var handle: OpaquePointer?
+  // Unchecked: only the thread using the connection reads or writes it (see `owner`), and the dynamic
+  // exclusivity check would otherwise run on every step.
+  @exclusivity(unchecked) @usableFromInline var handle: OpaquePointer?
 
   /// Objects that SQLite holds raw pointers to (hook and handler closures registered without a
   /// destructor), by registration slot such as `"commitHook"`. Replacing an entry releases the old
@@ -363,10 +366,19 @@ final class Connection {
   /// The id of the thread inside SQLite on this connection, or 0. Detects a connection used by two
   /// threads at once (possible only by escaping Swift's `Sendable` checking), which in SQLite's
   /// multi-thread mode would corrupt memory; the second thread gets ``DatabaseError/concurrentUse``.
-  private let owner: UnsafeMutablePointer<UInt>
+  @usableFromInline let owner: UnsafeMutablePointer<UInt>
 
-  init(handle: OpaquePointer) {
+  /// Whether errors report extended result codes (``Database/OpenOptions/extendedResultCodes``).
+  let extendedResultCodes: Bool
+
+  /// The error SQLite reports for `rc` on this connection.
+  func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
+    SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
+  }
+
+  init(handle: OpaquePointer, extendedResultCodes: Bool) {
     self.handle = handle
+    self.extendedResultCodes = extendedResultCodes
     owner = .allocate(capacity: 1)
     owner.initialize(to: 0)
   }
@@ -378,7 +390,7 @@ final class Connection {
   /// Runs `body` with the open handle, holding the connection for the calling thread.
   ///
   /// - Throws: ``DatabaseError/databaseClosed`` or ``DatabaseError/concurrentUse``.
-  @inline(__always)
+  @inlinable
   func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     guard let handle else { throw DatabaseError.databaseClosed }
     let claim = amalgam_claim(owner)

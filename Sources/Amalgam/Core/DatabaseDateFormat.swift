@@ -102,7 +102,8 @@ enum ISO8601Text {
     let seconds = date.timeIntervalSince1970
     // Years 0000 and 9999 bound SQLite's date range.
     guard seconds.isFinite, seconds >= -62_167_219_200, seconds < 253_402_300_800 else { return nil }
-    let milliseconds = Int((seconds * 1000).rounded(.down))
+    // To the nearest millisecond: a whole millisecond is rarely exact in binary and may sit just below.
+    let milliseconds = Int((seconds * 1000).rounded(.toNearestOrAwayFromZero))
     let (dayCount, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
     let (days, msOfDay) = millisecondOfDay < 0 ? (dayCount - 1, millisecondOfDay + 86_400_000) : (dayCount, millisecondOfDay)
     let (year, month, day) = civil(days: days)
@@ -145,14 +146,19 @@ enum ISO8601Text {
         guard let second = number(2), second < 60 else { return nil }
         seconds += Double(second)
         if expect(0x2E) {
-          var scale = 0.1
+          // The fraction as one integer over a power of ten: summing digit by digit drifts low.
+          var numerator = 0.0
+          var denominator = 1.0
           let start = position
           while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
-            seconds += Double(bytes[position] - 0x30) * scale
-            scale /= 10
+            if denominator < 1e15 {
+              numerator = numerator * 10 + Double(bytes[position] - 0x30)
+              denominator *= 10
+            }
             position += 1
           }
           guard position > start else { return nil }
+          seconds += numerator / denominator
         }
       }
       if expect(0x5A) {  // 'Z'

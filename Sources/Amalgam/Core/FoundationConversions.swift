@@ -18,9 +18,19 @@ extension Data: ParameterBindable, ColumnConvertible {
     }
   }
 
-  public init(row: Row, at index: Int32) throws {
-    switch sqlite3_column_type(row.statement.sqliteHandle, index) {
-    case SQLITE_BLOB, SQLITE_TEXT: self = row.withUnsafeBytes(at: index) { Data($0) }
+  @inlinable
+  public init(row: borrowing Row, at index: Int32) throws {
+    var bytes: UnsafeRawPointer?
+    var count: Int32 = 0
+    switch amalgam_column_bytes(row.sqliteHandle, index, &bytes, &count) {
+    case SQLITE_BLOB, SQLITE_TEXT:
+      if let bytes {
+        self = Data(bytes: bytes, count: Int(count))
+      } else if count == 0 {
+        self = Data()
+      } else {
+        throw SQLiteError(code: .noMemory)
+      }
     default: try self.init(databaseValue: row.databaseValue(at: index))
     }
   }

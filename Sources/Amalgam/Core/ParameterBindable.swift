@@ -94,3 +94,14 @@ extension Optional: ParameterBindable where Wrapped: ParameterBindable {
     }
   }
 }
+
+extension Optional where Wrapped == any ParameterBindable {
+  /// Binds the wrapped value, or NULL.
+  @inlinable
+  func bindOrNull(to statement: Statement, at index: Int32) throws {
+    switch self {
+    case .some(let value): try value.bind(to: statement, at: index)
+    case .none: try statement.check(sqlite3_bind_null(statement.sqliteHandle, index))
+    }
+  }
+}

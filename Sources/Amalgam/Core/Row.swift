@@ -24,21 +24,28 @@ import AmalgamSQLite
 public struct Row {
   /// The statement whose current row this is.
   public let statement: Statement
+  /// The statement's `sqlite3_stmt*`, copied out so that reading a column touches no reference count.
+  @usableFromInline let sqliteHandle: OpaquePointer
+  /// The number of columns.
+  public let count: Int
 
+  @usableFromInline
   init(statement: Statement) {
     self.statement = statement
+    self.sqliteHandle = statement.sqliteHandle
+    self.count = Int(sqlite3_column_count(statement.sqliteHandle))
   }
 
-  /// The number of columns.
-  public var count: Int { statement.columnCount }
-
   /// Checks a 0-based column index and converts it to SQLite's type.
-  @inline(__always)
+  @inlinable
   func position(_ index: Int) throws -> Int32 {
-    guard index >= 0 && index < statement.columnCount else {
-      throw DatabaseError.columnIndexOutOfRange(index: index, count: statement.columnCount)
-    }
+    guard index >= 0 && index < count else { throw columnIndexOutOfRange(index) }
     return Int32(truncatingIfNeeded: index)
+  }
+
+  @usableFromInline
+  func columnIndexOutOfRange(_ index: Int) -> DatabaseError {
+    .columnIndexOutOfRange(index: index, count: count)
   }
 
   /// The value of column `index` (0-based) converted to `T`. Ask for an optional type to read NULL
@@ -48,18 +55,27 @@ public struct Row {
   ///   ``DatabaseError/conversionFailed(column:type:found:reason:)`` naming the column and types.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  @inlinable
   public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
     let position = try position(index)
     do {
       return try T(row: self, at: position)
-    } catch let DatabaseError.conversionFailed(nil, type, found, reason) {
-      throw DatabaseError.conversionFailed(column: columnLabel(index), type: type, found: found, reason: reason)
+    } catch {
+      throw naming(error, column: index)
     }
+  }
+
+  /// Adds the column to a conversion error that does not name one yet.
+  @usableFromInline
+  func naming(_ error: any Error, column index: Int) -> any Error {
+    guard case let DatabaseError.conversionFailed(nil, type, found, reason) = error else { return error }
+    return DatabaseError.conversionFailed(column: columnLabel(index), type: type, found: found, reason: reason)
   }
 
   /// The value of the column named `name` converted to `T`. See ``value(at:as:)``.
   ///
   /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` for an unknown name.
+  @inlinable
   public func value<T: ColumnConvertible>(named name: String, as type: T.Type = T.self) throws -> T {
     try value(at: statement.columnIndex(named: name), as: type)
   }
@@ -68,7 +84,7 @@ public struct Row {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
   public func isNull(at index: Int) throws -> Bool {
-    sqlite3_column_type(statement.sqliteHandle, try position(index)) == SQLITE_NULL
+    sqlite3_column_type(sqliteHandle, try position(index)) == SQLITE_NULL
   }
 
   /// The value of column `index` as stored.
@@ -111,8 +127,9 @@ public struct Row {
 
   /// Reads column `position` as stored. Text that is not valid UTF-8 throws, naming the column; read it
   /// as `Data` to get its bytes.
+  @usableFromInline
   func databaseValue(at position: Int32) throws -> DatabaseValue {
-    let handle = statement.sqliteHandle
+    let handle = sqliteHandle
     switch sqlite3_column_type(handle, position) {
     case SQLITE_INTEGER:
       return .integer(sqlite3_column_int64(handle, position))
@@ -138,7 +155,7 @@ public struct Row {
 
   /// The bytes of a TEXT or BLOB column, without converting them.
   func withUnsafeBytes<R>(at position: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-    let handle = statement.sqliteHandle
+    let handle = sqliteHandle
     let start: UnsafeRawPointer? =
       sqlite3_column_type(handle, position) == SQLITE_TEXT
       ? UnsafeRawPointer(sqlite3_column_text(handle, position))
@@ -149,6 +166,14 @@ public struct Row {
 }
 
 extension String {
+  /// Creates a string from `count` UTF-8 bytes at `bytes`, or returns `nil` if they are not valid
+  /// UTF-8 (or `bytes` is nil while `count` is not zero: SQLite ran out of memory).
+  @usableFromInline
+  static func validatingUTF8(_ bytes: UnsafeRawPointer?, count: Int) -> String? {
+    guard let bytes else { return count == 0 ? "" : nil }
+    return validatingUTF8(UnsafeBufferPointer(start: bytes.assumingMemoryBound(to: UInt8.self), count: count))
+  }
+
   /// Creates a string from UTF-8 bytes, or returns `nil` if they are not valid UTF-8. Embedded NUL
   /// characters are kept.
   static func validatingUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

@@ -141,15 +141,17 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     self.offset = offset
   }
 
-  /// Reads the error state of `connection` after a call returned `resultCode`.
-  init(resultCode: Int32, connection: OpaquePointer?, sql: String? = nil) {
-    var extended = resultCode
+  /// Reads the error state of `connection` after a call returned `resultCode`. With
+  /// `extendedCodes` false (a connection opened without extended result codes) only the primary code
+  /// is reported.
+  init(resultCode: Int32, connection: OpaquePointer?, sql: String? = nil, extendedCodes: Bool = true) {
+    var extended = extendedCodes ? resultCode : resultCode & 0xff
     var message: String?
     var offset: Int?
     if let connection {
       let connectionCode = sqlite3_extended_errcode(connection)
       // Prefer the connection's extended code when it refers to the same failure.
-      if connectionCode & 0xff == resultCode & 0xff { extended = connectionCode }
+      if extendedCodes && connectionCode & 0xff == resultCode & 0xff { extended = connectionCode }
       if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
       let errorOffset = sqlite3_error_offset(connection)
       if errorOffset >= 0 && sql != nil { offset = Int(errorOffset) }

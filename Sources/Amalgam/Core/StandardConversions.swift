@@ -23,7 +23,9 @@ extension DatabaseInteger {
     return .integer(value)
   }
 
-  public func bind(to statement: Statement, at index: Int32) throws {
+  /// Binds the integer, checking the range only for types wider than SQLite's `Int64`.
+  @inlinable
+  public func bindInteger(to statement: Statement, at index: Int32) throws {
     if Self.bitWidth <= 64 && (Self.isSigned || Self.bitWidth < 64) {
       // Always fits: no check needed.
       try statement.check(sqlite3_bind_int64(statement.sqliteHandle, index, Int64(truncatingIfNeeded: self)))
@@ -52,34 +54,77 @@ extension DatabaseInteger {
     }
   }
 
-  public init(row: Row, at index: Int32) throws {
-    let handle = row.statement.sqliteHandle
-    if sqlite3_column_type(handle, index) == SQLITE_INTEGER {
-      let value = sqlite3_column_int64(handle, index)
-      if let converted = Self(exactly: value) {
-        self = converted
-        return
-      }
+  /// Reads an INTEGER column without a second call for the storage class; other classes go through
+  /// ``init(databaseValue:)`` (which accepts whole REALs and throws for the rest).
+  @inlinable
+  public init(integerColumnOf row: borrowing Row, at index: Int32) throws {
+    var value: Int64 = 0
+    if amalgam_column_int64(row.sqliteHandle, index, &value) == SQLITE_INTEGER,
+      let converted = Self(exactly: value)
+    {
+      self = converted
+      return
     }
     try self.init(databaseValue: row.databaseValue(at: index))
   }
 }
 
-extension Int: DatabaseInteger {}
-extension Int8: DatabaseInteger {}
-extension Int16: DatabaseInteger {}
-extension Int32: DatabaseInteger {}
-extension Int64: DatabaseInteger {}
-extension UInt: DatabaseInteger {}
-extension UInt8: DatabaseInteger {}
-extension UInt16: DatabaseInteger {}
-extension UInt32: DatabaseInteger {}
-extension UInt64: DatabaseInteger {}
+extension Int: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension Int8: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension Int16: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension Int32: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension Int64: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension UInt: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension UInt8: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension UInt16: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension UInt32: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
+extension UInt64: DatabaseInteger {
+  // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
+  @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+}
 
 extension Double: ParameterBindable, ColumnConvertible {
   /// The number as ``DatabaseValue/real(_:)``. SQLite stores NaN as NULL.
   public func databaseValue() -> DatabaseValue { .real(self) }
 
+  @inlinable
   public func bind(to statement: Statement, at index: Int32) throws {
     try statement.check(sqlite3_bind_double(statement.sqliteHandle, index, self))
   }
@@ -93,10 +138,11 @@ extension Double: ParameterBindable, ColumnConvertible {
     }
   }
 
-  public init(row: Row, at index: Int32) throws {
-    let handle = row.statement.sqliteHandle
-    switch sqlite3_column_type(handle, index) {
-    case SQLITE_FLOAT, SQLITE_INTEGER: self = sqlite3_column_double(handle, index)
+  @inlinable
+  public init(row: borrowing Row, at index: Int32) throws {
+    var value = 0.0
+    switch amalgam_column_double(row.sqliteHandle, index, &value) {
+    case SQLITE_FLOAT, SQLITE_INTEGER: self = value
     default: try self.init(databaseValue: row.databaseValue(at: index))
     }
   }
@@ -148,15 +194,15 @@ extension String: ParameterBindable, ColumnConvertible {
 
   /// Reads TEXT with its exact byte length (embedded NUL characters are kept). Text that is not valid
   /// UTF-8 throws; read such a column as `Data` to get its bytes.
-  public init(row: Row, at index: Int32) throws {
-    let handle = row.statement.sqliteHandle
-    if sqlite3_column_type(handle, index) == SQLITE_TEXT {
-      let bytes = sqlite3_column_text(handle, index)
-      let count = Int(sqlite3_column_bytes(handle, index))
-      if let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) {
-        self = text
-        return
-      }
+  @inlinable
+  public init(row: borrowing Row, at index: Int32) throws {
+    var bytes: UnsafeRawPointer?
+    var count: Int32 = 0
+    if amalgam_column_bytes(row.sqliteHandle, index, &bytes, &count) == SQLITE_TEXT,
+      let text = String.validatingUTF8(bytes, count: Int(count))
+    {
+      self = text
+      return
     }
     try self.init(databaseValue: row.databaseValue(at: index))
   }
@@ -186,8 +232,8 @@ extension Array: ColumnConvertible where Element == UInt8 {
     }
   }
 
-  public init(row: Row, at index: Int32) throws {
-    switch sqlite3_column_type(row.statement.sqliteHandle, index) {
+  public init(row: borrowing Row, at index: Int32) throws {
+    switch sqlite3_column_type(row.sqliteHandle, index) {
     case SQLITE_BLOB, SQLITE_TEXT: self = row.withUnsafeBytes(at: index) { [UInt8]($0) }
     default: try self.init(databaseValue: row.databaseValue(at: index))
     }

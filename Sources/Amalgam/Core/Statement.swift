@@ -20,15 +20,26 @@ import AmalgamSQLite
 public final class Statement {
   /// The connection this statement belongs to (not the `Database`, whose statement cache holds
   /// statements: a reference back would keep the database alive forever).
-  let connection: Connection
+  @usableFromInline let connection: Connection
   /// The `sqlite3_stmt*` handle, for calling SQLite's C API directly.
   public let sqliteHandle: OpaquePointer
   /// The number of columns in the result (`sqlite3_column_count`); 0 for statements that return no rows.
-  public let columnCount: Int
+  /// It can change when SQLite re-prepares the statement after a schema change (`SELECT *` on an
+  /// altered table).
+  public var columnCount: Int { Int(sqlite3_column_count(sqliteHandle)) }
+  /// The number of parameters, which is the largest parameter index (`sqlite3_bind_parameter_count`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_count.html>
+  public let parameterCount: Int
+  /// The position of the last column found by name, from which the next lookup starts: rows are
+  /// usually read column after column, so the next name is usually the next column's.
+  private var lastColumnFoundByName = -1
   /// The statement's column names, computed once.
   private var columnNamesCache: [String]?
   /// Column index by name, computed on the first lookup by name.
   private var columnIndexByName: [String: Int]?
+  /// SQLite's re-prepare count when the column names were cached.
+  private var namesGeneration: Int32 = 0
 
   /// Prepares `sql`, which must hold exactly one statement.
   ///
@@ -38,35 +49,44 @@ public final class Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/prepare.html>
   public init(database: Database, sql: String, persistent: Bool = false) throws {
     var handle: OpaquePointer?
-    var tail: UnsafePointer<CChar>?
+    var tailOffset = 0  // where the text after the first statement starts, in bytes
+    var failedInTail = false
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
-    let (sqlite, rc) = try database.connectionBox.withHandle { sqlite in (sqlite, sql.withCString { text in
-      let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
-      // Anything after the first statement must be empty, whitespace or comments.
-      if rc == SQLITE_OK, let rest = tail, rest.pointee != 0 {
+    let box = database.connectionBox
+    let rc = try box.withHandle { sqlite in
+      sql.withCString { text in
+        var tail: UnsafePointer<CChar>?
+        let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
+        // Anything after the first statement must be empty, whitespace or comments.
+        guard rc == SQLITE_OK, let rest = tail, rest.pointee != 0 else { return rc }
+        tailOffset = text.distance(to: rest)
         var extra: OpaquePointer?
         let extraRC = sqlite3_prepare_v3(sqlite, rest, -1, 0, &extra, nil)
         if extra != nil {
           sqlite3_finalize(extra)
           return SQLITE_MISUSE  // reported as multipleStatements below
         }
-        if extraRC != SQLITE_OK { return extraRC }
+        failedInTail = extraRC != SQLITE_OK
+        return extraRC
       }
-      return rc
-    })}
+    }
     if rc == SQLITE_MISUSE, handle != nil {
       sqlite3_finalize(handle)
       throw DatabaseError.multipleStatements(sql: sql)
     }
     guard rc == SQLITE_OK else {
-      let error = SQLiteError(resultCode: rc, connection: sqlite, sql: sql)
+      var error = box.error(rc, sql: sql)
+      if failedInTail, let offset = error.offset {
+        // SQLite measured the offset from the start of the second statement.
+        error = SQLiteError(code: error.extendedCode, message: error.message, sql: sql, offset: offset + tailOffset)
+      }
       sqlite3_finalize(handle)
       throw error
     }
     guard let handle else { throw DatabaseError.emptyStatement(sql: sql) }
-    self.connection = database.connectionBox
+    self.connection = box
     self.sqliteHandle = handle
-    self.columnCount = Int(sqlite3_column_count(handle))
+    self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
   }
 
   deinit {
@@ -74,13 +94,18 @@ public final class Statement {
   }
 
   /// Checks a bind or reset result code.
-  @inline(__always)
+  @inlinable
   func check(_ rc: Int32) throws {
-    if rc != SQLITE_OK { throw SQLiteError(resultCode: rc, connection: connection.handle, sql: sql) }
+    if rc != SQLITE_OK { throw bindFailed(rc) }
+  }
+
+  @usableFromInline
+  func bindFailed(_ rc: Int32) -> SQLiteError {
+    connection.error(rc, sql: sql)
   }
 
   /// Throws ``DatabaseError/databaseClosed`` once the database is closed.
-  @inline(__always)
+  @inlinable
   func checkOpen() throws {
     if connection.handle == nil { throw DatabaseError.databaseClosed }
   }
@@ -123,11 +148,6 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/stmt_busy.html>
   public var isBusy: Bool { sqlite3_stmt_busy(sqliteHandle) != 0 }
 
-  /// The number of parameters, which is the largest parameter index (`sqlite3_bind_parameter_count`).
-  ///
-  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_count.html>
-  public var parameterCount: Int { Int(sqlite3_bind_parameter_count(sqliteHandle)) }
-
   /// The name of parameter `index` (1-based) with its prefix, such as `":name"`; `nil` for `?`
   /// (`sqlite3_bind_parameter_name`).
   ///
@@ -150,11 +170,16 @@ extension Statement {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/column_name.html>
   public var columnNames: [String] {
-    if let columnNamesCache { return columnNamesCache }
+    let generation = sqlite3_stmt_status(sqliteHandle, SQLITE_STMTSTATUS_REPREPARE, 0)
+    if let columnNamesCache, namesGeneration == generation { return columnNamesCache }
+    // First use, or SQLite re-prepared the statement (after a schema change): the columns may differ.
     let names = (0..<Int32(columnCount)).map { index in
       sqlite3_column_name(sqliteHandle, index).map { String(cString: $0) } ?? ""
     }
     columnNamesCache = names
+    columnIndexByName = nil
+    lastColumnFoundByName = -1
+    namesGeneration = generation
     return names
   }
 
@@ -175,8 +200,16 @@ extension Statement {
   ///
   /// - Throws: ``DatabaseError/noSuchColumn(name:available:)``.
   public func columnIndex(named name: String) throws -> Int {
-    if let index = columnIndexByName?[name] { return index }
-    return try slowColumnIndex(named: name)
+    // Most lookups ask for the column after the previous one: check it before hashing the name.
+    let names = columnNames
+    let guess = lastColumnFoundByName + 1 < names.count ? lastColumnFoundByName + 1 : 0
+    if guess < names.count && names[guess] == name {
+      lastColumnFoundByName = guess
+      return guess
+    }
+    let index = try columnIndexByName?[name] ?? slowColumnIndex(named: name)
+    lastColumnFoundByName = index
+    return index
   }
 
   private func slowColumnIndex(named name: String) throws -> Int {
@@ -222,21 +255,51 @@ extension Statement {
   /// - Throws: ``SQLiteError`` with `SQLITE_RANGE` for an index out of range, or a conversion error.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
-  @discardableResult
+  @inlinable @discardableResult
   public func bind(value: (any ParameterBindable)?, toParameter index: Int) throws -> Statement {
     try checkOpen()
-    guard let position = Int32(exactly: index), index >= 1, index <= parameterCount else {
-      throw SQLiteError(
-        code: .range,
-        message: "Parameter index \(index) is out of range; the statement has \(parameterCount) parameter(s)",
-        sql: sql)
-    }
-    if let value {
+    guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
+    try value.bindOrNull(to: self, at: Int32(truncatingIfNeeded: index))
+    return self
+  }
+
+  /// Binds each value to the parameter at its position: `bind(1, "two", 3.0)` binds parameters 1 to 3.
+  /// The values' types are known at compile time, so nothing is boxed.
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` unless there is exactly
+  ///   one value per parameter.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  @inlinable @discardableResult
+  public func bind<each Value: ParameterBindable>(_ values: repeat each Value) throws -> Statement {
+    var count = 0
+    for _ in repeat each values { count += 1 }
+    guard count == parameterCount else { throw parameterCountMismatch(count) }
+    try checkOpen()
+    var position: Int32 = 0
+    for value in repeat each values {
+      position += 1
       try value.bind(to: self, at: position)
-    } else {
-      try check(sqlite3_bind_null(sqliteHandle, position))
     }
     return self
+  }
+
+  /// Binds one value of a concrete type: no existential box, the conversion is chosen at compile time.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  @inlinable @discardableResult
+  public func bind<T: ParameterBindable>(value: T, toParameter index: Int) throws -> Statement {
+    try checkOpen()
+    guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
+    try value.bind(to: self, at: Int32(truncatingIfNeeded: index))
+    return self
+  }
+
+  @usableFromInline
+  func parameterIndexOutOfRange(_ index: Int) -> SQLiteError {
+    SQLiteError(
+      code: .range, message: "Parameter index \(index) is out of range; the statement has \(parameterCount) parameter(s)",
+      sql: sql)
   }
 
   /// Binds `value` to the parameter named `name` (`":id"`, or `"id"` for any of `:id`, `@id`, `$id`).
@@ -258,15 +321,25 @@ extension Statement {
   ///   one value per parameter.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
-  @discardableResult
+  @inlinable @discardableResult
   public func bind(parameterValues values: [(any ParameterBindable)?]) throws -> Statement {
-    guard values.count == parameterCount else {
-      throw DatabaseError.parameterCountMismatch(expected: parameterCount, provided: values.count, sql: sql)
-    }
-    for (offset, value) in values.enumerated() {
-      try bind(value: value, toParameter: offset + 1)
+    guard values.count == parameterCount else { throw parameterCountMismatch(values.count) }
+    try checkOpen()
+    // Through the buffer each existential is bound in place: iterating the array would copy each one.
+    try values.withUnsafeBufferPointer { values in
+      for index in values.indices {
+        let position = Int32(truncatingIfNeeded: index + 1)
+        if try values[index]?.bind(to: self, at: position) == nil {
+          try check(sqlite3_bind_null(sqliteHandle, position))
+        }
+      }
     }
     return self
+  }
+
+  @usableFromInline
+  func parameterCountMismatch(_ provided: Int) -> DatabaseError {
+    .parameterCountMismatch(expected: parameterCount, provided: provided, sql: sql)
   }
 
   /// Binds values to named parameters. Keys may carry the prefix (`":id"`) or not (`"id"`).
@@ -331,18 +404,26 @@ extension Statement {
   /// After an error, the statement is reset and can run again.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func step() throws -> Row? {
     let rc = try connection.withHandle { _ in sqlite3_step(sqliteHandle) }
     if rc == SQLITE_ROW { return Row(statement: self) }
     if rc == SQLITE_DONE { return nil }
-    let error = SQLiteError(resultCode: rc, connection: connection.handle, sql: sql)
+    throw stepFailed(rc)
+  }
+
+  /// The error for a failed step; resets the statement so it can run again.
+  @usableFromInline
+  func stepFailed(_ rc: Int32) -> SQLiteError {
+    let error = connection.error(rc, sql: sql)
     sqlite3_reset(sqliteHandle)
-    throw error
+    return error
   }
 
   /// Runs the statement to completion, discarding rows, then resets it so it can run again.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func execute() throws {
     while try step() != nil {}
     sqlite3_reset(sqliteHandle)
@@ -352,6 +433,7 @@ extension Statement {
   /// stops the iteration and is thrown.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func results(_ body: (Row) throws -> Void) throws {
     defer { sqlite3_reset(sqliteHandle) }
     while let row = try step() { try body(row) }

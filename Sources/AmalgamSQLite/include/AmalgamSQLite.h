@@ -43,6 +43,15 @@
 /// `db`. Does nothing and returns SQLITE_OK when the ENABLE_EXTENSIONS trait is off.
 int amalgam_register_extensions(sqlite3 *db, char **errorMessage);
 
+/// Reads a column of the current row in one call: returns its storage class (SQLITE_INTEGER, ...), and
+/// stores the value when it has the class the function reads. A column out of range reads as NULL.
+int amalgam_column_int64(sqlite3_stmt *stmt, int column, sqlite3_int64 *value);
+/// As amalgam_column_int64, for REAL (and INTEGER, converted) columns.
+int amalgam_column_double(sqlite3_stmt *stmt, int column, double *value);
+/// As amalgam_column_int64, for TEXT and BLOB columns: their bytes (NULL when empty or out of memory)
+/// and byte count.
+int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int *count);
+
 /// Connection ownership, for detecting a connection used by two threads at once. `owner` holds the
 /// claiming thread's id, or 0 when the connection is idle.
 ///
@@ -63,5 +72,23 @@ static inline void amalgam_release(uintptr_t *owner) {
 
 /// 1 when the ext/misc extensions are compiled in (trait ENABLE_EXTENSIONS), else 0.
 int amalgam_extensions_enabled(void);
+
+// ---- Hooks, limits and configuration (Sources/AmalgamSQLite/shims.c) ----
+// Swift cannot call C functions that take variable arguments; these take fixed ones.
+
+/// sqlite3_db_config(db, op, value, result) for the options that take an int and an int*
+/// (SQLITE_DBCONFIG_ENABLE_FKEY, ..., SQLITE_DBCONFIG_FP_DIGITS).
+int amalgam_db_config_int(sqlite3 *db, int op, int value, int *result);
+
+/// sqlite3_config(SQLITE_CONFIG_LOG, callback, context). SQLite accepts it at any time.
+int amalgam_config_log(void (*callback)(void *, int, const char *), void *context);
+
+/// sqlite3_log(code, "%s", message): writes `message` to SQLite's error log verbatim.
+void amalgam_log(int code, const char *message);
+
+/// A process-wide lock guarding the Swift error-log handler (SQLiteLog).
+void amalgam_log_lock(void);
+void amalgam_log_unlock(void);
+// ---- End of hooks, limits and configuration ----
 
 #endif
