@@ -1,0 +1,181 @@
+import AmalgamSQLite
+
+/// What a commit hook decides about the transaction that is committing.
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
+public enum CommitDecision: Sendable, Hashable {
+  /// Let the commit proceed.
+  case commit
+  /// Turn the commit into a rollback: the `COMMIT` (or the statement that would have committed
+  /// automatically) fails with `SQLITE_CONSTRAINT_COMMITHOOK`.
+  case rollback
+}
+
+/// A row inserted, updated or deleted, as reported by the update hook.
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
+public struct DatabaseEvent: Sendable, Hashable {
+  /// The kind of change made to a row.
+  public enum Operation: Sendable, Hashable {
+    /// `INSERT` (`SQLITE_INSERT`).
+    case insert
+    /// `UPDATE` (`SQLITE_UPDATE`).
+    case update
+    /// `DELETE` (`SQLITE_DELETE`).
+    case delete
+
+    /// The operation for SQLite's `SQLITE_INSERT`, `SQLITE_UPDATE` or `SQLITE_DELETE` code.
+    init?(code: Int32) {
+      switch code {
+      case SQLITE_INSERT: self = .insert
+      case SQLITE_UPDATE: self = .update
+      case SQLITE_DELETE: self = .delete
+      default: return nil
+      }
+    }
+  }
+
+  /// Whether the row was inserted, updated or deleted.
+  public var operation: Operation
+  /// The schema holding the table: `"main"`, `"temp"`, or the name of an attached database.
+  public var databaseName: String
+  /// The table whose row changed.
+  public var tableName: String
+  /// The rowid of the row: after the change for an insert or update, before it for a delete.
+  public var rowid: Int64
+
+  /// Creates an event from its parts.
+  public init(operation: Operation, databaseName: String, tableName: String, rowid: Int64) {
+    self.operation = operation
+    self.databaseName = databaseName
+    self.tableName = tableName
+    self.rowid = rowid
+  }
+}
+
+extension ResultCode {
+  /// `SQLITE_CONSTRAINT_COMMITHOOK`: a commit hook turned the commit into a rollback.
+  public static let constraintCommitHook = ResultCode(rawValue: SQLITE_CONSTRAINT | (2 << 8))
+}
+
+// MARK: - Commit and rollback hooks
+
+extension Database {
+  /// Calls `hook` each time a transaction is about to commit; returning ``CommitDecision/rollback``
+  /// vetoes the commit.
+  ///
+  /// A vetoed commit is rolled back, and the statement that was committing (an explicit `COMMIT`, or
+  /// any statement in autocommit mode) fails with ``ResultCode/constraintCommitHook``. The rollback
+  /// hook, if any, is then called too.
+  ///
+  /// ```swift
+  /// try db.setCommitHook { allowWrites ? .commit : .rollback }
+  /// ```
+  ///
+  /// The hook must not use this database: SQLite forbids running statements on the connection from
+  /// inside it. A database has one commit hook: registering again replaces the previous closure, which
+  /// is released, as it is by ``removeCommitHook()`` and when the database closes.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
+  public func setCommitHook(_ hook: @escaping () -> CommitDecision) throws {
+    try installHook(HookBox(hook), in: .commit) { handle, userData in
+      sqlite3_commit_hook(
+        handle,
+        { userData in
+          guard let userData else { return 0 }
+          return HookBox<() -> CommitDecision>.from(userData).callback() == .commit ? 0 : 1
+        }, userData)
+    }
+  }
+
+  /// Removes the commit hook registered with ``setCommitHook(_:)`` and releases its closure. Does
+  /// nothing when there is none.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
+  public func removeCommitHook() throws {
+    try installHook(HookBox<() -> CommitDecision>?.none, in: .commit) { handle, _ in
+      sqlite3_commit_hook(handle, nil, nil)
+    }
+  }
+
+  /// Calls `hook` each time a transaction rolls back: an explicit `ROLLBACK`, a statement that fails
+  /// and rolls back its transaction, a commit vetoed by the commit hook, and (although SQLite's
+  /// documentation says otherwise) closing the database with a transaction open. `ROLLBACK TO` a
+  /// savepoint, which keeps the transaction open, does not call it.
+  ///
+  /// ```swift
+  /// try db.setRollbackHook { print("rolled back") }
+  /// ```
+  ///
+  /// The hook must not use this database. Registering again replaces the previous closure.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
+  public func setRollbackHook(_ hook: @escaping () -> Void) throws {
+    try installHook(HookBox(hook), in: .rollback) { handle, userData in
+      sqlite3_rollback_hook(
+        handle,
+        { userData in
+          guard let userData else { return }
+          HookBox<() -> Void>.from(userData).callback()
+        }, userData)
+    }
+  }
+
+  /// Removes the rollback hook registered with ``setRollbackHook(_:)`` and releases its closure.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
+  public func removeRollbackHook() throws {
+    try installHook(HookBox<() -> Void>?.none, in: .rollback) { handle, _ in
+      sqlite3_rollback_hook(handle, nil, nil)
+    }
+  }
+}
+
+// MARK: - Update hook
+
+extension Database {
+  /// Calls `hook` for each row that an `INSERT`, `UPDATE` or `DELETE` changes in a rowid table.
+  ///
+  /// ```swift
+  /// try db.setUpdateHook { event in
+  ///   print(event.operation, event.tableName, event.rowid)   // insert person 1
+  /// }
+  /// ```
+  ///
+  /// As SQLite documents, the hook is not called for `WITHOUT ROWID` tables, for internal tables such
+  /// as `sqlite_sequence`, for rows deleted by the truncate optimisation (`DELETE FROM t` without a
+  /// `WHERE` clause and without triggers), nor for rows replaced by an `ON CONFLICT REPLACE`. Changes
+  /// are reported while the statement runs, before its transaction commits (even if it later rolls back).
+  ///
+  /// The hook must not use this database. Registering again replaces the previous closure.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
+  public func setUpdateHook(_ hook: @escaping (DatabaseEvent) -> Void) throws {
+    try installHook(HookBox(hook), in: .update) { handle, userData in
+      sqlite3_update_hook(
+        handle,
+        { userData, code, databaseName, tableName, rowid in
+          guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
+          let event = DatabaseEvent(
+            operation: operation, databaseName: hookString(databaseName) ?? "",
+            tableName: hookString(tableName) ?? "", rowid: rowid)
+          HookBox<(DatabaseEvent) -> Void>.from(userData).callback(event)
+        }, userData)
+    }
+  }
+
+  /// Removes the update hook registered with ``setUpdateHook(_:)`` and releases its closure.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
+  public func removeUpdateHook() throws {
+    try installHook(HookBox<(DatabaseEvent) -> Void>?.none, in: .update) { handle, _ in
+      sqlite3_update_hook(handle, nil, nil)
+    }
+  }
+}

@@ -1,0 +1,216 @@
+#if ENABLE_PREUPDATE_HOOK
+  #if canImport(FoundationEssentials)
+    import FoundationEssentials
+  #else
+    import Foundation
+  #endif
+  import AmalgamSQLite
+
+  /// A row about to be inserted, updated or deleted, as seen by the pre-update hook: the operation,
+  /// the table, the rowids, and the column values before and after the change.
+  ///
+  /// The values are read from SQLite on demand, so they are only available while the hook runs: reading
+  /// one afterwards throws `SQLITE_MISUSE`. Copy what you need (``oldValues()``, ``newValues()``)
+  /// inside the hook.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
+  public struct PreUpdateEvent {
+    /// Whether the row is being inserted, updated or deleted. A write through an incremental BLOB
+    /// handle (`sqlite3_blob_write`) is reported as a delete with a ``blobWriteColumn``.
+    public let operation: DatabaseEvent.Operation
+    /// The schema holding the table: `"main"`, `"temp"`, or the name of an attached database.
+    public let databaseName: String
+    /// The table whose row is changing.
+    public let tableName: String
+    /// The rowid before the change, for an update or delete of a rowid table; `nil` for an insert.
+    /// Undefined for a `WITHOUT ROWID` table.
+    public let oldRowid: Int64?
+    /// The rowid after the change, for an insert or update of a rowid table; `nil` for a delete.
+    /// Undefined for a `WITHOUT ROWID` table.
+    public let newRowid: Int64?
+    /// The number of columns in the row (`sqlite3_preupdate_count`).
+    public let columnCount: Int
+    /// 0 for a change made directly by a statement, 1 for a change made by a trigger, 2 by a trigger
+    /// fired by a trigger, and so on (`sqlite3_preupdate_depth`).
+    public let depth: Int
+    /// The column being written when the change is an incremental BLOB write (`sqlite3_blob_write`),
+    /// else `nil` (`sqlite3_preupdate_blobwrite`).
+    public let blobWriteColumn: Int?
+
+    /// Valid while the hook runs.
+    let scope: PreUpdateScope
+
+    /// The value of column `index` (0-based) before the change, for an update or a delete
+    /// (`sqlite3_preupdate_old`).
+    ///
+    /// - Throws: ``DatabaseError/columnIndexOutOfRange(index:count:)``; ``SQLiteError`` with
+    ///   `SQLITE_MISUSE` for an insert (there is no old row) or after the hook returned.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
+    public func oldValue(at index: Int) throws -> DatabaseValue {
+      guard operation != .insert else {
+        throw SQLiteError(code: .misuse, message: "An inserted row has no old values")
+      }
+      return try value(at: index, sqlite3_preupdate_old)
+    }
+
+    /// The value of column `index` (0-based) after the change, for an insert or an update
+    /// (`sqlite3_preupdate_new`).
+    ///
+    /// - Throws: ``DatabaseError/columnIndexOutOfRange(index:count:)``; ``SQLiteError`` with
+    ///   `SQLITE_MISUSE` for a delete (there is no new row) or after the hook returned.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
+    public func newValue(at index: Int) throws -> DatabaseValue {
+      guard operation != .delete else {
+        throw SQLiteError(code: .misuse, message: "A deleted row has no new values")
+      }
+      return try value(at: index, sqlite3_preupdate_new)
+    }
+
+    /// Every column's value before the change. See ``oldValue(at:)``.
+    public func oldValues() throws -> [DatabaseValue] {
+      try (0..<columnCount).map(oldValue(at:))
+    }
+
+    /// Every column's value after the change. See ``newValue(at:)``.
+    public func newValues() throws -> [DatabaseValue] {
+      try (0..<columnCount).map(newValue(at:))
+    }
+
+    private func value(
+      at index: Int, _ read: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    ) throws -> DatabaseValue {
+      guard let handle = scope.handle else {
+        throw SQLiteError(
+          code: .misuse, message: "A pre-update event's values can only be read while the hook runs")
+      }
+      guard index >= 0 && index < columnCount else {
+        throw DatabaseError.columnIndexOutOfRange(index: index, count: columnCount)
+      }
+      var value: OpaquePointer?
+      let rc = read(handle, Int32(index), &value)
+      guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
+      return try PreUpdateEvent.databaseValue(value)
+    }
+
+    /// Copies a protected `sqlite3_value` into a ``DatabaseValue``. Text that is not valid UTF-8 throws.
+    private static func databaseValue(_ value: OpaquePointer?) throws -> DatabaseValue {
+      switch sqlite3_value_type(value) {
+      case SQLITE_INTEGER:
+        return .integer(sqlite3_value_int64(value))
+      case SQLITE_FLOAT:
+        return .real(sqlite3_value_double(value))
+      case SQLITE_TEXT:
+        let bytes = sqlite3_value_text(value)
+        let count = Int(sqlite3_value_bytes(value))
+        guard let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) else {
+          throw DatabaseError.conversionFailed(
+            column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
+        }
+        return .text(text)
+      case SQLITE_BLOB:
+        let count = Int(sqlite3_value_bytes(value))
+        guard let bytes = sqlite3_value_blob(value), count > 0 else { return .blob(Data()) }
+        return .blob(Data(bytes: bytes, count: count))
+      default:
+        return .null
+      }
+    }
+  }
+
+  /// The connection a ``PreUpdateEvent`` may read values from, cleared when the hook returns so that an
+  /// event kept beyond it cannot reach SQLite.
+  final class PreUpdateScope {
+    var handle: OpaquePointer?
+
+    init(handle: OpaquePointer?) {
+      self.handle = handle
+    }
+  }
+
+  extension Database {
+    /// Calls `hook` before each row is inserted, updated or deleted, with the row's values before and
+    /// after the change. Needs the `ENABLE_PREUPDATE_HOOK` trait (on by default).
+    ///
+    /// ```swift
+    /// try db.setPreUpdateHook { event in
+    ///   if event.operation == .update, let old = try? event.oldValues(), let new = try? event.newValues() {
+    ///     print(event.tableName, old, "→", new)
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// Unlike the update hook, it fires for `WITHOUT ROWID` tables and for rows deleted by the truncate
+    /// optimisation, and reports changes made by triggers with their ``PreUpdateEvent/depth``. It does not
+    /// fire for virtual tables or internal tables such as `sqlite_sequence`.
+    ///
+    /// The hook must not use this database. Registering again replaces the previous closure, which is
+    /// released, as it is by ``removePreUpdateHook()`` and when the database closes.
+    ///
+    /// SQLite has one pre-update hook slot per connection, and sessions (`sqlite3session_*`) use it to
+    /// record changes: the two cannot be active on one connection at once. While a session is attached,
+    /// this method throws `SQLITE_MISUSE` rather than silently stopping the session from recording.
+    ///
+    /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed; ``SQLiteError`` with
+    ///   `SQLITE_MISUSE` while a session uses the pre-update hook.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
+    public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) throws {
+      if let owner = connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue],
+        !(owner is HookBox<(PreUpdateEvent) -> Void>)
+      {
+        throw SQLiteError(
+          code: .misuse,
+          message: "The pre-update hook is in use by a session on this connection; delete the session first")
+      }
+      try installHook(HookBox(hook), in: .preUpdate) { handle, userData in
+        sqlite3_preupdate_hook(
+          handle,
+          { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
+            guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
+            let scope = PreUpdateScope(handle: connection)
+            defer { scope.handle = nil }
+            let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
+            let event = PreUpdateEvent(
+              operation: operation, databaseName: hookString(databaseName) ?? "",
+              tableName: hookString(tableName) ?? "",
+              oldRowid: operation == .insert ? nil : oldRowid,
+              newRowid: operation == .delete ? nil : newRowid,
+              columnCount: Int(sqlite3_preupdate_count(connection)),
+              depth: Int(sqlite3_preupdate_depth(connection)),
+              blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
+              scope: scope)
+            HookBox<(PreUpdateEvent) -> Void>.from(userData).callback(event)
+          }, userData)
+      }
+    }
+
+    /// Removes the hook registered with ``setPreUpdateHook(_:)`` and releases its closure. Does nothing
+    /// when there is none, or when a session (not a hook) holds the pre-update slot.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
+    public func removePreUpdateHook() throws {
+      guard connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] is HookBox<(PreUpdateEvent) -> Void>
+      else {
+        _ = try sqliteHandle
+        return
+      }
+      try installHook(HookBox<(PreUpdateEvent) -> Void>?.none, in: .preUpdate) { handle, _ in
+        sqlite3_preupdate_hook(handle, nil, nil)
+      }
+    }
+
+    /// True while SQLite's single pre-update hook slot is taken, by ``setPreUpdateHook(_:)`` or by a
+    /// session.
+    ///
+    /// The contract for code that installs its own pre-update callback (sessions do, through
+    /// `sqlite3session_create`): check this first and refuse with an error when it is true, then keep
+    /// an object of your own in `connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue]` for as
+    /// long as the callback is installed, and remove it when it is uninstalled. ``setPreUpdateHook(_:)``
+    /// then refuses too, so the two never silently overwrite each other.
+    var isPreUpdateHookInUse: Bool {
+      connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] != nil
+    }
+  }
+#endif

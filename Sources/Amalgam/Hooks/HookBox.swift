@@ -1,0 +1,56 @@
+import AmalgamSQLite
+
+/// The registration slots of the per-connection hooks, used as keys of
+/// `Connection.retainedCallbacks`. SQLite keeps one callback per slot, so registering again replaces
+/// the previous closure, and removing the entry releases it.
+enum HookSlot: String {
+  case commit = "commitHook"
+  case rollback = "rollbackHook"
+  case update = "updateHook"
+  /// Shared with sessions: see `Database.isPreUpdateHookInUse`.
+  case preUpdate = "preupdateHook"
+  case authorizer = "authorizer"
+  case trace = "trace"
+  case progress = "progressHandler"
+  case busy = "busyHandler"
+  case wal = "walHook"
+}
+
+/// Holds a hook's closure for as long as SQLite holds a raw pointer to it (the C user data).
+final class HookBox<Callback> {
+  let callback: Callback
+
+  init(_ callback: Callback) {
+    self.callback = callback
+  }
+
+  /// The C user data that refers to this box without retaining it; `retainedCallbacks` retains it.
+  var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+  /// The box that `userData` refers to. Only valid while the box is registered.
+  static func from(_ userData: UnsafeMutableRawPointer) -> HookBox {
+    Unmanaged<HookBox>.fromOpaque(userData).takeUnretainedValue()
+  }
+}
+
+extension Database {
+  /// Registers (or, with a `nil` box, removes) a hook: `register` hands SQLite the box's user data,
+  /// then the box replaces the slot's previous one, which is released.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` or ``DatabaseError/concurrentUse``.
+  func installHook<Callback>(
+    _ box: HookBox<Callback>?, in slot: HookSlot,
+    _ register: (OpaquePointer, UnsafeMutableRawPointer?) -> Void
+  ) throws {
+    try connectionBox.withHandle { handle in
+      register(handle, box?.userData)
+      connectionBox.retainedCallbacks[slot.rawValue] = box
+    }
+  }
+}
+
+/// Copies a C string that SQLite passes to a callback, or returns `nil` for a NULL pointer.
+@inline(__always)
+func hookString(_ text: UnsafePointer<CChar>?) -> String? {
+  text.map { String(cString: $0) }
+}

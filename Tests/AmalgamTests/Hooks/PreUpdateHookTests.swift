@@ -1,0 +1,208 @@
+#if ENABLE_PREUPDATE_HOOK
+  import AmalgamSQLite
+  import Foundation
+  import Testing
+
+  @testable import Amalgam
+
+  /// What one pre-update event showed, copied while the hook ran.
+  struct PreUpdateSnapshot: Equatable {
+    var operation: DatabaseEvent.Operation
+    var databaseName: String
+    var tableName: String
+    var oldRowid: Int64?
+    var newRowid: Int64?
+    var columnCount: Int
+    var depth: Int
+    var blobWriteColumn: Int?
+    var old: [DatabaseValue]?
+    var new: [DatabaseValue]?
+
+    init(_ event: PreUpdateEvent) {
+      operation = event.operation
+      databaseName = event.databaseName
+      tableName = event.tableName
+      oldRowid = event.oldRowid
+      newRowid = event.newRowid
+      columnCount = event.columnCount
+      depth = event.depth
+      blobWriteColumn = event.blobWriteColumn
+      old = try? event.oldValues()
+      new = try? event.newValues()
+    }
+  }
+
+  @Suite struct PreUpdateHookTests {
+    func recordingDatabase() throws -> (Database, HookRecorder<PreUpdateSnapshot>) {
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, score REAL, photo BLOB)")
+      let recorder = HookRecorder<PreUpdateSnapshot>()
+      try db.setPreUpdateHook { recorder.append(PreUpdateSnapshot($0)) }
+      return (db, recorder)
+    }
+
+    @Test func insertShowsNewValuesAndNewRowid() throws {
+      let (db, recorder) = try recordingDatabase()
+      try db.execute(sql: "INSERT INTO person VALUES (5, 'Ada', 1.5, x'FF00')")
+      let event = try #require(recorder.values.first)
+      #expect(recorder.values.count == 1)
+      #expect(event.operation == .insert)
+      #expect(event.databaseName == "main")
+      #expect(event.tableName == "person")
+      #expect(event.oldRowid == nil)
+      #expect(event.newRowid == 5)
+      #expect(event.columnCount == 4)
+      #expect(event.depth == 0)
+      #expect(event.blobWriteColumn == nil)
+      #expect(event.old == nil)
+      #expect(event.new == [5, "Ada", 1.5, .blob(Data([0xFF, 0x00]))])
+    }
+
+    @Test func updateShowsOldAndNewValues() throws {
+      let (db, recorder) = try recordingDatabase()
+      try db.execute(sql: "INSERT INTO person VALUES (1, 'Ada', NULL, NULL)")
+      try db.execute(sql: "UPDATE person SET id = 2, score = 9.5 WHERE id = 1")
+      let event = try #require(recorder.values.last)
+      #expect(event.operation == .update)
+      #expect(event.oldRowid == 1)
+      #expect(event.newRowid == 2)
+      #expect(event.old == [1, "Ada", nil, nil])
+      #expect(event.new == [2, "Ada", 9.5, nil])
+    }
+
+    @Test func deleteShowsOldValuesAndOldRowid() throws {
+      let (db, recorder) = try recordingDatabase()
+      try db.execute(sql: "INSERT INTO person VALUES (3, 'Grace', 2.0, NULL)")
+      try db.execute(sql: "DELETE FROM person WHERE id = 3")
+      let event = try #require(recorder.values.last)
+      #expect(event.operation == .delete)
+      #expect(event.oldRowid == 3)
+      #expect(event.newRowid == nil)
+      #expect(event.old == [3, "Grace", 2.0, nil])
+      #expect(event.new == nil)
+    }
+
+    @Test func missingSideAndOutOfRangeColumnThrow() throws {
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE t(a, b)")
+      var errors: [String] = []
+      try db.setPreUpdateHook { event in
+        do {
+          _ = try event.oldValue(at: 0)
+        } catch let error as SQLiteError {
+          errors.append("\(error.code == .misuse) \(error.message)")
+        } catch {
+          errors.append("unexpected \(error)")
+        }
+        do {
+          _ = try event.newValue(at: 2)
+        } catch let error as DatabaseError {
+          errors.append(error.description)
+        } catch {
+          errors.append("unexpected \(error)")
+        }
+      }
+      try db.execute(sql: "INSERT INTO t VALUES (1, 2)")
+      #expect(
+        errors == [
+          "true An inserted row has no old values",
+          "Column index 2 is out of range; the statement has 2 column(s)",
+        ])
+    }
+
+    @Test func eventKeptAfterTheHookCannotReadValues() throws {
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE t(a)")
+      var kept: PreUpdateEvent?
+      try db.setPreUpdateHook { kept = $0 }
+      try db.execute(sql: "INSERT INTO t VALUES (1)")
+      let event = try #require(kept)
+      #expect(event.operation == .insert)  // the copied facts stay readable
+      let error = expectSQLiteError { _ = try event.newValue(at: 0) }
+      #expect(error?.code == .misuse)
+      #expect(error?.message == "A pre-update event's values can only be read while the hook runs")
+    }
+
+    @Test func changesMadeByTriggersHaveTheirDepth() throws {
+      let (db, recorder) = try recordingDatabase()
+      try db.batch(
+        sql: """
+          CREATE TABLE audit(person_id, action);
+          CREATE TRIGGER log_insert AFTER INSERT ON person BEGIN
+            INSERT INTO audit VALUES (new.id, 'insert');
+          END;
+          """)
+      try db.execute(sql: "INSERT INTO person(id, name) VALUES (1, 'Ada')")
+      #expect(recorder.values.map(\.tableName) == ["person", "audit"])
+      #expect(recorder.values.map(\.depth) == [0, 1])
+      #expect(recorder.values.last?.new == [1, "insert"])
+    }
+
+    @Test func firesForWithoutRowidTablesAndTruncatingDeletes() throws {
+      let db = try Database()
+      try db.batch(sql: "CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID; CREATE TABLE t(x)")
+      let recorder = HookRecorder<PreUpdateSnapshot>()
+      try db.setPreUpdateHook { recorder.append(PreUpdateSnapshot($0)) }
+      try db.execute(sql: "INSERT INTO kv VALUES ('a', 1)")
+      try db.execute(sql: "INSERT INTO t VALUES (10), (20)")
+      recorder.values.removeAll()
+      try db.execute(sql: "DELETE FROM t")  // the update hook misses these (truncate optimisation)
+      #expect(recorder.values.map(\.old) == [[10], [20]])
+      #expect(recorder.values.allSatisfy { $0.operation == .delete })
+    }
+
+    @Test func incrementalBlobWriteIsReportedWithItsColumn() throws {
+      let (db, recorder) = try recordingDatabase()
+      try db.execute(sql: "INSERT INTO person VALUES (1, 'Ada', NULL, zeroblob(4))")
+      recorder.values.removeAll()
+      var blob: OpaquePointer?
+      try #require(sqlite3_blob_open(try db.sqliteHandle, "main", "person", "photo", 1, 1, &blob) == SQLITE_OK)
+      defer { sqlite3_blob_close(blob) }
+      let bytes: [UInt8] = [1, 2]
+      #expect(sqlite3_blob_write(blob, bytes, 2, 0) == SQLITE_OK)
+      let event = try #require(recorder.values.first)
+      #expect(event.operation == .delete)
+      #expect(event.blobWriteColumn == 3)
+      #expect(event.old == [1, "Ada", nil, .blob(Data([0, 0, 0, 0]))])
+    }
+
+    @Test func removedHookIsNotCalledAndReplacingKeepsOneHook() throws {
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE t(x)")
+      var calls: [String] = []
+      try db.setPreUpdateHook { _ in calls.append("first") }
+      try db.setPreUpdateHook { _ in calls.append("second") }
+      try db.execute(sql: "INSERT INTO t VALUES (1)")
+      try db.removePreUpdateHook()
+      #expect(db.isPreUpdateHookInUse == false)
+      try db.execute(sql: "INSERT INTO t VALUES (2)")
+      #expect(calls == ["second"])
+    }
+
+    @Test func aSessionHoldingThePreUpdateSlotMakesRegisteringAClearError() throws {
+      let db = try Database()
+      #expect(db.isPreUpdateHookInUse == false)
+      try db.setPreUpdateHook { _ in }
+      #expect(db.isPreUpdateHookInUse)
+      try db.removePreUpdateHook()
+
+      // What session code does when it attaches: it takes the slot with an object of its own.
+      final class SessionStandIn {}
+      db.connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] = SessionStandIn()
+      #expect(db.isPreUpdateHookInUse)
+      let error = expectSQLiteError { try db.setPreUpdateHook { _ in } }
+      #expect(error?.code == .misuse)
+      #expect(
+        error?.message == "The pre-update hook is in use by a session on this connection; delete the session first")
+      // Removing the hook leaves the session's slot alone.
+      try db.removePreUpdateHook()
+      #expect(db.connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] is SessionStandIn)
+    }
+
+    @Test func preUpdateHookClosureIsReleased() throws {
+      try expectHookClosureReleased(
+        install: { db, token in try db.setPreUpdateHook { _ in _ = token } },
+        remove: { try $0.removePreUpdateHook() })
+    }
+  }
+#endif
