@@ -1,0 +1,133 @@
+import Amalgam
+import Foundation
+import Testing
+
+/// The README's "Hooks, limits and configuration" example, verbatim between the markers (with `#if`
+/// guards for the trait-dependent parts), followed by checks of what it did. If the README changes,
+/// change this copy too. The error-log example lives in `SQLiteLogTests`, which owns the process-wide log.
+@Suite struct HooksReadmeExampleTests {
+  @Test func readmeExampleCompilesAndRuns() throws {
+    // README hooks example: begin
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, email TEXT)")
+
+    // Observe writes, and veto commits.
+    var changes: [DatabaseEvent] = []
+    try db.setUpdateHook { event in changes.append(event) }  // operation, databaseName, tableName, rowid
+    var frozen = false
+    try db.setCommitHook { frozen ? .rollback : .commit }  // .rollback fails the COMMIT with constraintCommitHook
+    try db.setRollbackHook { print("rolled back") }
+
+    #if ENABLE_PREUPDATE_HOOK
+      // Values before and after each change (ENABLE_PREUPDATE_HOOK trait, on by default).
+      try db.setPreUpdateHook { event in
+        if event.operation == .update, let old = try? event.oldValues(), let new = try? event.newValues() {
+          print(event.tableName, old, "→", new)
+        }
+      }
+    #endif
+
+    // SQL from an untrusted source: an authorizer and lower limits.
+    try db.setAuthorizer { request in
+      switch request.action {
+      case .delete, .dropTable, .attach: .deny  // preparing fails with SQLITE_AUTH, "not authorized"
+      case .read(table: "person", column: "email"): .ignore  // the column reads as NULL
+      default: .allow
+      }
+    }
+    try db.setLimit(.sqlLength, to: 10_000)
+    try db.setLimit(.attachedDatabases, to: 0)
+
+    #if !OMIT_PROGRESS_CALLBACK
+      // Stop a runaway query (unless the OMIT_PROGRESS_CALLBACK trait is on): it fails with SQLITE_INTERRUPT.
+      var budget = 10_000
+      try db.setProgressHandler(every: 1_000) {
+        budget -= 1
+        return budget > 0 ? .continue : .interrupt
+      }
+    #endif
+
+    // Statements with their bound values, and how long they ran.
+    try db.setTraceHandler(for: [.statement, .profile]) { event in
+      if case .profile(let sql, let nanoseconds) = event { print(sql, nanoseconds / 1_000, "µs") }
+    }
+
+    // Another connection holds a lock: retry (or return false to fail with SQLITE_BUSY).
+    try db.setBusyHandler { retryCount in retryCount < 100 }
+
+    // Commits to a WAL database. A WAL hook turns off automatic checkpointing: checkpoint yourself.
+    try db.setWALHook { databaseName, pageCount in
+      if pageCount > 1_000 { print("checkpoint \(databaseName) soon") }
+    }
+
+    // Settings, counters.
+    try db.setEnabled(.foreignKeys, to: true)
+    try db.setEnabled(.defensive, to: true)
+    try db.setEnabled(.trustedSchema, to: false)
+    try db.execute(sql: "INSERT INTO person(name, email) VALUES ('Ada', 'ada@example.com')")
+    let statement = try db.prepare(sql: "SELECT name, email FROM person WHERE name = 'Ada'")
+    let row = try statement.firstRow()  // ["Ada", NULL]: the authorizer hides email
+    let scanned = statement.status(.fullscanStep)  // rows stepped through without an index
+    let cacheBytes = try db.status(.cacheUsed).current
+
+    // Every hook can be removed; registering again replaces it. Closures are released when removed,
+    // replaced, or when the database closes.
+    try db.removeAuthorizer()
+    // README hooks example: end
+
+    #expect(changes == [DatabaseEvent(operation: .insert, databaseName: "main", tableName: "person", rowid: 1)])
+    #expect(row == ["Ada", nil])
+    #expect(scanned == 0)  // a single row: the scan never steps forward
+    #expect(cacheBytes > 0)
+    #expect(try db.limit(.sqlLength) == 10_000)
+    #expect(try db.isEnabled(.defensive))
+    #expect(try db.prepare(sql: "SELECT email FROM person").front(String.self) == "ada@example.com")
+    frozen = true
+    let error = expectSQLiteError { try db.execute(sql: "DELETE FROM person") }
+    #expect(error?.extendedCode == .constraintCommitHook)
+  }
+
+  /// The lines of every Swift code block in the README's section "Hooks, limits and configuration",
+  /// block by block.
+  static func readmeBlocks() throws -> [[String]] {
+    let readme = try String(contentsOf: packageRoot().appendingPathComponent("README.md"), encoding: .utf8)
+    guard let section = readme.range(of: "## Hooks, limits and configuration\n") else { return [] }
+    let sectionEnd =
+      readme.range(of: "\n## ", range: section.upperBound..<readme.endIndex)?.lowerBound ?? readme.endIndex
+    var blocks: [[String]] = []
+    var searchStart = section.upperBound
+    while let start = readme.range(of: "```swift\n", range: searchStart..<sectionEnd),
+      let end = readme.range(of: "```", range: start.upperBound..<sectionEnd)
+    {
+      blocks.append(
+        readme[start.upperBound..<end.lowerBound].split(separator: "\n")
+          .map { $0.trimmingCharacters(in: .whitespaces) }
+          .filter { !$0.isEmpty && !$0.hasPrefix("import ") })
+      searchStart = end.upperBound
+    }
+    return blocks
+  }
+
+  static func packageRoot() -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+  }
+
+  @Test func readmeExamplesMatchTheirTests() throws {
+    // Keeps the copies honest: every code line of the README's examples appears in the test that runs it.
+    let blocks = try Self.readmeBlocks()
+    #expect(blocks.count == 2)
+    let tests = Self.packageRoot().appendingPathComponent("Tests/AmalgamTests")
+    let files = [
+      tests.appendingPathComponent("Hooks/HooksReadmeExampleTests.swift"),
+      tests.appendingPathComponent("Configuration/SQLiteLogTests.swift"),
+    ]
+    for (block, file) in zip(blocks, files) {
+      let test = try String(contentsOf: file, encoding: .utf8)
+      #expect(block.count > 3)
+      for line in block {
+        #expect(test.contains(line), "README line not in \(file.lastPathComponent): \(line)")
+      }
+    }
+  }
+}
