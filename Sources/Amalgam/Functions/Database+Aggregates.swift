@@ -11,7 +11,7 @@ extension Database {
   /// let products = try db.prepare(sql: "SELECT product(x) FROM t GROUP BY g").column(0, as: Double.self)
   /// ```
   ///
-  /// Name, arity and flags are as for ``addFunction(_:arity:flags:_:)-([DatabaseValue])``. Remove it with
+  /// Name, arity and flags are as for scalar functions (`addFunction(_:arity:flags:_:)`). Remove it with
   /// ``removeFunction(_:arity:)``.
   ///
   /// - Throws: ``SQLiteError`` with code ``ResultCode/misuse`` for a bad name or arity, or SQLite's error;
@@ -54,7 +54,7 @@ extension Database {
   /// // SELECT moving_sum(x) OVER (PARTITION BY g ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t
   /// ```
   ///
-  /// Name, arity and flags are as for ``addFunction(_:arity:flags:_:)-([DatabaseValue])``.
+  /// Name, arity and flags are as for scalar functions (`addFunction(_:arity:flags:_:)`).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_function.html>,
   /// <https://sqlite.org/windowfunctions.html#udfwinfunc>
@@ -65,7 +65,7 @@ extension Database {
   }
 
   /// Adds or replaces an aggregate window function whose per-partition state `makeState` creates.
-  /// See ``addWindowFunction(_:arity:flags:_:)-(_,_,_,W.Type)``.
+  /// See the form that takes the type, `addWindowFunction(_:arity:flags:_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_function.html>
   public func addWindowFunction<W: SQLAggregateWindowFunction>(

@@ -50,7 +50,7 @@ extension Database {
   /// }
   /// ```
   ///
-  /// Parameters, lifetime and errors are as for ``addFunction(_:arity:flags:_:)-([DatabaseValue])``.
+  /// Parameters, lifetime and errors are as for the `[DatabaseValue]` form of `addFunction(_:arity:flags:_:)`.
   /// `arguments` and `context` are valid only during the call.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_function.html>

@@ -154,8 +154,8 @@ public struct FunctionArguments: RandomAccessCollection {
   }
 
   /// The subtype of argument `index` (`sqlite3_value_subtype`): ``FunctionContext/jsonSubtype`` (74,
-  /// `"J"`) for JSON made by SQLite's JSON functions, 0 for none. Register the function with ``FunctionFlags/subtype`` to read it
-  /// reliably.
+  /// `"J"`) for JSON made by SQLite's JSON functions, 0 for none. Register the function with
+  /// ``FunctionFlags/subtype`` to read it reliably.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_subtype.html>
   @inlinable

@@ -1,7 +1,7 @@
 /// An SQL aggregate function written in Swift: the state of one group, fed one row at a time.
 ///
 /// SQLite creates a fresh value for every group of every query that uses the function (with
-/// ``init()``, or the factory given to ``Database/addAggregateFunction(_:arity:flags:_:)-(_,_,_,()->A)``),
+/// ``init()``, or the factory closure given to `Database.addAggregateFunction(_:arity:flags:_:)`),
 /// calls ``step(_:)`` for each of the group's rows, then ``final()`` once, and discards the value.
 /// Two groups, two uses in one query (`SELECT f(x), f(y)`) and two statements running at once never
 /// share state.
@@ -48,14 +48,14 @@ public protocol SQLAggregateFunction {
 /// // SELECT moving_sum(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM samples
 /// ```
 ///
-/// Each partition gets a fresh value. ``final()`` defaults to ``value()``; it is also what a plain
-/// aggregate use (without OVER) returns.
+/// Each partition gets a fresh value. ``SQLAggregateFunction/final()`` defaults to ``value()``; it is
+/// also what a plain aggregate use (without OVER) returns.
 ///
 /// Related SQLite documentation: <https://sqlite.org/windowfunctions.html#udfwinfunc>,
 /// <https://sqlite.org/c3ref/create_function.html>
 public protocol SQLAggregateWindowFunction: SQLAggregateFunction {
-  /// Removes one row's arguments from the frame: the oldest row that ``step(_:)`` added and that has
-  /// not been removed yet.
+  /// Removes one row's arguments from the frame: the oldest row that ``SQLAggregateFunction/step(_:)``
+  /// added and that has not been removed yet.
   mutating func inverse(_ arguments: FunctionArguments) throws
 
   /// The result for the current frame. SQLite may call it many times, between steps and inverses.

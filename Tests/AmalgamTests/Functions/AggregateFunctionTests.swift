@@ -2,7 +2,7 @@ import Amalgam
 import Testing
 
 /// Sums integers, and counts the rows it saw, so that a shared or reused state shows in the result.
-struct IntegerSum: SQLAggregateFunction {
+private struct IntegerSum: SQLAggregateFunction {
   var sum: Int64 = 0
   var rows = 0
   mutating func step(_ arguments: FunctionArguments) throws {
@@ -13,7 +13,7 @@ struct IntegerSum: SQLAggregateFunction {
 }
 
 /// Joins text with a separator chosen at registration.
-struct Join: SQLAggregateFunction {
+private struct Join: SQLAggregateFunction {
   var separator = ","
   var parts: [String] = []
   mutating func step(_ arguments: FunctionArguments) throws {
@@ -23,7 +23,7 @@ struct Join: SQLAggregateFunction {
 }
 
 /// A sum whose state is counted by a ``StateCounter``.
-struct CountedSum: SQLAggregateFunction {
+private struct CountedSum: SQLAggregateFunction {
   var token: StateToken?
   var sum: Int64 = 0
   mutating func step(_ arguments: FunctionArguments) throws {

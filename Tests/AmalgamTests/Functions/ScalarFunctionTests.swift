@@ -486,7 +486,7 @@ struct ScalarFunctionTests {
 }
 
 /// Counts the rows of its group.
-struct CountRows: SQLAggregateFunction {
+private struct CountRows: SQLAggregateFunction {
   var count: Int64 = 0
   mutating func step(_ arguments: FunctionArguments) throws { count += 1 }
   func final() throws -> DatabaseValue { .integer(count) }

@@ -2,7 +2,7 @@ import Amalgam
 import Testing
 
 /// A sum over the window frame.
-struct MovingSum: SQLAggregateWindowFunction {
+private struct MovingSum: SQLAggregateWindowFunction {
   var sum: Int64 = 0
   mutating func step(_ arguments: FunctionArguments) throws { sum += arguments.int64(at: 0) }
   mutating func inverse(_ arguments: FunctionArguments) throws { sum -= arguments.int64(at: 0) }
@@ -10,7 +10,7 @@ struct MovingSum: SQLAggregateWindowFunction {
 }
 
 /// The frame's values in order, as text: checks that inverse always removes the oldest row.
-struct FrameList: SQLAggregateWindowFunction {
+private struct FrameList: SQLAggregateWindowFunction {
   var values: [Int64] = []
   var token: StateToken?
   mutating func step(_ arguments: FunctionArguments) throws {
