@@ -246,20 +246,22 @@ func allWorkloads() -> [Workload] {
       c: { handle in
         let statement = try prepareC(handle, "SELECT title, payload FROM documents")
         defer { sqlite3_finalize(statement) }
-        // The C side copies the bytes out too, as a program keeping them would.
-        var text = [UInt8](repeating: 0, count: 256)
-        var blob = [UInt8](repeating: 0, count: 256)
+        // A String and a Data are owned copies, so the C side makes owned copies too (malloc and memcpy,
+        // as strdup would), and frees them.
         var sum = 0
         while sqlite3_step(statement) == SQLITE_ROW {
           let textBytes = sqlite3_column_text(statement, 0)
           let textCount = Int(sqlite3_column_bytes(statement, 0))
           let blobBytes = sqlite3_column_blob(statement, 1)
           let blobCount = Int(sqlite3_column_bytes(statement, 1))
-          if let textBytes, let blobBytes {
-            text.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: textBytes, count: textCount)) }
-            blob.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: blobBytes, count: blobCount)) }
+          guard let textBytes, let blobBytes, let text = malloc(textCount + 1), let blob = malloc(blobCount) else {
+            throw BenchmarkFailure(description: "out of memory")
           }
-          sum &+= textCount &+ blobCount &+ Int(text[0]) &+ Int(blob[63])
+          memcpy(text, textBytes, textCount)
+          memcpy(blob, blobBytes, blobCount)
+          sum &+= textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
+          free(text)
+          free(blob)
         }
         return sum
       },

@@ -110,10 +110,26 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
   return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))
 }
 
-private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// What a keyed container reads from. A class, so that the standard library's container box copies
+/// one reference per decoded property instead of each field.
+private final class RowSource {
   let row: Row
   let options: RowDecoder
-  let codingPath: [any CodingKey]
+  init(row: Row, options: RowDecoder) {
+    self.row = row
+    self.options = options
+  }
+}
+
+private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  private let source: RowSource
+  var row: Row { source.row }
+  var options: RowDecoder { source.options }
+  var codingPath: [any CodingKey] { [] }
+
+  init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
+    source = RowSource(row: row, options: options)
+  }
 
   var allKeys: [Key] { row.statement.columnNames.compactMap { Key(stringValue: $0) } }
 

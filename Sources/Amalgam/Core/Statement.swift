@@ -201,12 +201,17 @@ extension Statement {
   /// - Throws: ``DatabaseError/noSuchColumn(name:available:)``.
   public func columnIndex(named name: String) throws -> Int {
     // Most lookups ask for the column after the previous one: check it before hashing the name.
-    let names = columnNames
-    let guess = lastColumnFoundByName + 1 < names.count ? lastColumnFoundByName + 1 : 0
-    if guess < names.count && names[guess] == name {
-      lastColumnFoundByName = guess
-      return guess
+    // (Reading the cache in place, without binding the array, avoids reference counting per lookup.)
+    if namesGeneration == sqlite3_stmt_status(sqliteHandle, SQLITE_STMTSTATUS_REPREPARE, 0),
+      let count = columnNamesCache?.count, count > 0
+    {
+      let guess = lastColumnFoundByName + 1 < count ? lastColumnFoundByName + 1 : 0
+      if columnNamesCache?[guess] == name {
+        lastColumnFoundByName = guess
+        return guess
+      }
     }
+    _ = columnNames  // refreshes the caches after a re-prepare
     let index = try columnIndexByName?[name] ?? slowColumnIndex(named: name)
     lastColumnFoundByName = index
     return index
