@@ -45,6 +45,15 @@ func makeBenchmarkDatabase() throws -> Database {
     try db.execute(sql: "INSERT INTO numbers SELECT value FROM generate_series(1, \(functionRowCount))")
     try db.execute(sql: "INSERT INTO kv SELECT value, value * 2 FROM generate_series(1, 100)")
   }
+  // Workload 9's function, once through the C API and once through Amalgam's typed API.
+  let handle = try db.sqliteHandle
+  try checkC(
+    sqlite3_create_function_v2(
+      handle, "c_scale", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+      { context, _, arguments in
+        sqlite3_result_int64(context, sqlite3_value_int64(arguments?[0]) &* 3 &+ 1)
+      }, nil, nil, nil), handle)
+  try db.addFunction("amalgam_scale") { (value: Int64) -> Int64 in value &* 3 &+ 1 }
   return db
 }
 
@@ -299,6 +308,17 @@ func allWorkloads() -> [Workload] {
           sum &+= try statement.front(Int.self) ?? 0
         }
         return sum
+      }),
+    Workload(
+      number: 9, name: "custom scalar function on 1M rows", target: 1.5,
+      c: { handle in
+        let statement = try prepareC(handle, "SELECT sum(c_scale(n)) FROM numbers")
+        defer { sqlite3_finalize(statement) }
+        try checkC(sqlite3_step(statement), handle, SQLITE_ROW)
+        return Int(sqlite3_column_int64(statement, 0))
+      },
+      amalgam: { db in
+        try db.prepare(sql: "SELECT sum(amalgam_scale(n)) FROM numbers").front(Int.self) ?? 0
       }),
   ]
 }
