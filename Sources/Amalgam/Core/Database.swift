@@ -345,6 +345,8 @@ extension Database {
       milliseconds = Int32((seconds * 1000).rounded(.up))
     }
     try check(sqlite3_busy_timeout(connection, milliseconds))
+    // The timeout replaces any busy handler in SQLite: release that handler's closure too.
+    connectionBox.retainedCallbacks["busyHandler"] = nil
   }
 }
 

@@ -429,7 +429,7 @@ struct DatabaseValueTests {
     let row = try #require(try statement.firstRow())
     #expect(Array(row[0..<5]) == values)
     #expect(Array(row[5...]) == ["null", "integer", "real", "text", "blob"])
-    #expect(try DatabaseValue(databaseValue: .integer(3)) == .integer(3))
+    #expect(DatabaseValue(databaseValue: .integer(3)) == .integer(3))
     #expect(DatabaseValue.text("x").databaseValue() == .text("x"))
   }
 
