@@ -82,7 +82,8 @@ public final class DatabaseQueue: DatabaseWriter {
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try connection.sync({ db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
+    try connection.sync(
+      { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
   }
 
   /// Runs `body` in a read transaction without blocking the calling task. The connection refuses writes
@@ -91,14 +92,17 @@ public final class DatabaseQueue: DatabaseWriter {
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
   public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    try await connection.perform({ db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
+    try await connection.perform(
+      { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
   }
 
   public func asyncRead<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void
   ) {
-    connection.async({ db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) }, completion: completion)
+    connection.async(
+      { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) },
+      completion: completion)
   }
 
   #if ENABLE_SNAPSHOT

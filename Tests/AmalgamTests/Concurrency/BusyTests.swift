@@ -8,7 +8,8 @@ extension ConcurrencyTests {
   @Suite(.serialized) struct BusyTests {
     /// Two writers on one WAL file; the first holds the write lock until `release` is called.
     private func withLockedDatabase(
-      competitorTimeout: Double, _ body: (_ competitor: DatabaseQueue, _ release: @escaping @Sendable () throws -> Void) throws -> Void
+      competitorTimeout: Double,
+      _ body: (_ competitor: DatabaseQueue, _ release: @escaping @Sendable () throws -> Void) throws -> Void
     ) throws {
       try ConcurrencyTests.withDatabasePath { path in
         let holder = try DatabaseQueue(path: path, configuration: Configuration(journalMode: .wal))
@@ -62,6 +63,34 @@ extension ConcurrencyTests {
         #expect(error?.code == .busy)
         #expect(ConcurrencyTests.seconds(since: start) < 0.2)
         try release()
+      }
+    }
+
+    @Test func aBusyHandlerInstalledByPrepareDatabaseReplacesTheTimeout() throws {
+      try ConcurrencyTests.withDatabasePath { path in
+        let holder = try DatabaseQueue(path: path, configuration: Configuration(journalMode: .wal))
+        try holder.sync { db in
+          try db.execute(sql: "CREATE TABLE t(x)")
+          try db.begin(.immediate)
+        }
+        let calls = Shared<[Int]>([])
+        var configuration = Configuration(busyTimeout: 60)
+        configuration.prepareDatabase = { db in
+          try db.setBusyHandler { retryCount in
+            calls.withLock { $0.append(retryCount) }
+            return retryCount < 3
+          }
+        }
+        let competitor = try DatabaseQueue(path: path, configuration: configuration)
+        let start = DispatchTime.now()
+        let error = #expect(throws: SQLiteError.self) {
+          try competitor.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        }
+        #expect(error?.code == .busy)
+        #expect(calls.current == [0, 1, 2, 3])
+        // The handler, not the 60 s timeout, decided.
+        #expect(ConcurrencyTests.seconds(since: start) < 5)
+        try holder.sync { db in try db.rollback() }
       }
     }
 

@@ -135,7 +135,8 @@ extension ConcurrencyTests {
       queue.async { _ in
         blocking.signal()
         release.wait()
-      } completion: { _ in }
+      } completion: { _ in
+      }
       #expect(blocking.wait())
       let ran = Shared(false)
       let (error, seconds) = await cancel(after: .milliseconds(50)) {
@@ -157,7 +158,8 @@ extension ConcurrencyTests {
         pool.asyncRead { _ in
           holding.signal()
           release.wait()
-        } completion: { _ in }
+        } completion: { _ in
+        }
         #expect(holding.wait())
         let (error, seconds) = await cancel(after: .milliseconds(50)) {
           try await pool.read { _ in }

@@ -97,7 +97,8 @@ extension ConcurrencyTests {
         let db = try Database(path: path)
         try db.execute(sql: "PRAGMA journal_mode = WAL")
         try db.execute(sql: "CREATE TABLE t(x)")
-        #expect(try db.checkpoint(.truncate, schema: "main") == CheckpointResult(logFrameCount: 0, checkpointedFrameCount: 0))
+        #expect(
+          try db.checkpoint(.truncate, schema: "main") == CheckpointResult(logFrameCount: 0, checkpointedFrameCount: 0))
         let error = #expect(throws: SQLiteError.self) { try db.checkpoint(schema: "nowhere") }
         #expect(error?.code == .error)
       }

@@ -56,7 +56,7 @@ extension ConcurrencyTests {
         try await pool.transaction { db in
           try db.execute(sql: "INSERT INTO reading VALUES (21.5), (40)")
         }
-        print(try await hottest ?? .nan, try await readings ?? 0)  // each read sees the state before or after the insert
+        print(try await hottest ?? .nan, try await readings ?? 0)  // from before or after the insert
 
         // Cancelling the awaiting task interrupts the running statement: the call throws
         // CancellationError, a transaction the closure opened is rolled back, the pool carries on.

@@ -167,7 +167,9 @@ extension ConcurrencyTests {
           for _ in 0..<10 {
             group.addTask {
               try await withCheckedThrowingContinuation { continuation in
-                pool.asyncRead { db in try db.prepare(sql: "SELECT sum(x) FROM t").front(Int.self) } completion: {
+                pool.asyncRead { db in
+                  try db.prepare(sql: "SELECT sum(x) FROM t").front(Int.self)
+                } completion: {
                   continuation.resume(with: $0)
                 }
               }
@@ -209,7 +211,9 @@ extension ConcurrencyTests {
         try writable.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
         let readOnly = try DatabasePool(path: path, configuration: Configuration(readOnly: true))
         #expect(try count(readOnly) == 1)
-        #expect(throws: SQLiteError.self) { try readOnly.sync { db in try db.execute(sql: "INSERT INTO t VALUES (2)") } }
+        #expect(throws: SQLiteError.self) {
+          try readOnly.sync { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+        }
       }
     }
 

@@ -51,7 +51,9 @@ extension ConcurrencyTests {
     @Test func asyncDeliversTheErrorToCompletion() async throws {
       let queue = try makeQueue()
       let result: Result<Void, any Error> = await withCheckedContinuation { continuation in
-        queue.async { db in try db.execute(sql: "SELECT nonsense FROM t") } completion: { result in
+        queue.async { db in
+          try db.execute(sql: "SELECT nonsense FROM t")
+        } completion: { result in
           continuation.resume(returning: result)
         }
       }
@@ -63,10 +65,12 @@ extension ConcurrencyTests {
       for value in 0..<50 {
         queue.async { db in
           try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [value])
-        } completion: { _ in }
+        } completion: { _ in
+        }
       }
       // A sync call queues behind every async one.
-      let values = try queue.sync { db in try db.prepare(sql: "SELECT x FROM t ORDER BY rowid").column(0, as: Int.self) }
+      let values = try queue.sync { db in try db.prepare(sql: "SELECT x FROM t ORDER BY rowid").column(0, as: Int.self)
+      }
       #expect(values == Array(0..<50))
     }
 
@@ -138,7 +142,9 @@ extension ConcurrencyTests {
         queue.asyncTransaction { db in
           try db.execute(sql: "INSERT INTO t VALUES (1), (2), (3)")
           return db.changes
-        } completion: { continuation.resume(with: $0) }
+        } completion: {
+          continuation.resume(with: $0)
+        }
       }
       #expect(changes == 3)
       #expect(try count(queue) == 3)
@@ -158,7 +164,9 @@ extension ConcurrencyTests {
       }
       try await queue.savepoint("named") { db in try db.execute(sql: "INSERT INTO t VALUES (4)") }
       let _: Void = try await withCheckedThrowingContinuation { continuation in
-        queue.asyncSavepoint { db in try db.execute(sql: "INSERT INTO t VALUES (5)") } completion: {
+        queue.asyncSavepoint { db in
+          try db.execute(sql: "INSERT INTO t VALUES (5)")
+        } completion: {
           continuation.resume(with: $0)
         }
       }
@@ -187,7 +195,9 @@ extension ConcurrencyTests {
       let queue = try makeQueue()
       try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (5)") }
       let value: Int? = try await withCheckedThrowingContinuation { continuation in
-        queue.asyncRead { db in try db.prepare(sql: "SELECT x FROM t").front(Int.self) } completion: {
+        queue.asyncRead { db in
+          try db.prepare(sql: "SELECT x FROM t").front(Int.self)
+        } completion: {
           continuation.resume(with: $0)
         }
       }
@@ -226,7 +236,8 @@ extension ConcurrencyTests {
     @Test func aBlockingCallFromACompletionHandlerThrows() async throws {
       let queue = try makeQueue()
       let result: Result<Void, any Error> = await withCheckedContinuation { continuation in
-        queue.async { _ in } completion: { _ in
+        queue.async { _ in
+        } completion: { _ in
           continuation.resume(returning: Result { try queue.sync { _ in } })
         }
       }

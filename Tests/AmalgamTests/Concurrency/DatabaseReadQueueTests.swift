@@ -104,7 +104,9 @@ extension ConcurrencyTests {
         let awaited = try await reader.read { db in try db.prepare(sql: "SELECT sum(x) FROM t").front(Int.self) }
         #expect(awaited == 6)
         let delivered: Int? = try await withCheckedThrowingContinuation { continuation in
-          reader.asyncRead { db in try db.prepare(sql: "SELECT max(x) FROM t").front(Int.self) } completion: {
+          reader.asyncRead { db in
+            try db.prepare(sql: "SELECT max(x) FROM t").front(Int.self)
+          } completion: {
             continuation.resume(with: $0)
           }
         }

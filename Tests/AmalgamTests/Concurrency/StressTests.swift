@@ -70,7 +70,9 @@ extension ConcurrencyTests {
                   let pinned = try readQueue.read { db in try Self.check(db, notBefore: seen, tally: tally) }
                   for _ in 0..<3 {
                     let again = try readQueue.read { db in try Self.check(db, notBefore: pinned, tally: tally) }
-                    if again != pinned { tally.withLock { $0.violations.append("long read moved \(pinned) → \(again)") } }
+                    if again != pinned {
+                      tally.withLock { $0.violations.append("long read moved \(pinned) → \(again)") }
+                    }
                   }
                   seen = pinned
                 } else {
@@ -116,7 +118,9 @@ extension ConcurrencyTests {
           group.addTask {
             while Date() < deadline {
               _ = try await withCheckedThrowingContinuation { continuation in
-                pool.asyncRead { db in try Self.check(db, notBefore: 0, tally: tally) } completion: {
+                pool.asyncRead { db in
+                  try Self.check(db, notBefore: 0, tally: tally)
+                } completion: {
                   continuation.resume(with: $0)
                 }
               }
