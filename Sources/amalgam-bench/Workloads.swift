@@ -175,10 +175,10 @@ func allWorkloads() -> [Workload] {
           let statement = try db.prepare(sql: namedInsertSQL)
           for row in 0..<insertRowCount {
             let base = row * 10
-            try statement.bind(parameters: [
-              "i0": base, "i1": base + 1, "i2": base + 2, "i3": base + 3, "i4": base + 4,
-              "i5": base + 5, "i6": base + 6, "i7": base + 7, "i8": base + 8, "i9": base + 9,
-            ]).execute()
+            try statement.bind(
+              named: ("i0", base), ("i1", base + 1), ("i2", base + 2), ("i3", base + 3), ("i4", base + 4),
+              ("i5", base + 5), ("i6", base + 6), ("i7", base + 7), ("i8", base + 8), ("i9", base + 9)
+            ).execute()
           }
         }
         return try insertedChecksum(db.sqliteHandle)
@@ -319,6 +319,37 @@ func allWorkloads() -> [Workload] {
       },
       amalgam: { db in
         try db.prepare(sql: "SELECT sum(amalgam_scale(n)) FROM numbers").front(Int.self) ?? 0
+      }),
+    Workload(
+      number: 10, name: "insert 20k rows x 10 ints, named parameters as a literal", target: 2.0,
+      prepareRun: emptyInserted,
+      c: { handle in
+        try checkC(sqlite3_exec(handle, "BEGIN", nil, nil, nil), handle)
+        let statement = try prepareC(handle, namedInsertSQL)
+        let indexes = columnNames.map { sqlite3_bind_parameter_index(statement, ":" + $0) }
+        for row in 0..<insertRowCount {
+          for (column, index) in indexes.enumerated() {
+            sqlite3_bind_int64(statement, index, Int64(row * 10 + column))
+          }
+          try checkC(sqlite3_step(statement), handle, SQLITE_DONE)
+          sqlite3_reset(statement)
+        }
+        sqlite3_finalize(statement)
+        try checkC(sqlite3_exec(handle, "COMMIT", nil, nil, nil), handle)
+        return try insertedChecksum(handle)
+      },
+      amalgam: { db in
+        try db.transaction { db in
+          let statement = try db.prepare(sql: namedInsertSQL)
+          for row in 0..<insertRowCount {
+            let base = row * 10
+            try statement.bind(parameters: [
+              "i0": base, "i1": base + 1, "i2": base + 2, "i3": base + 3, "i4": base + 4,
+              "i5": base + 5, "i6": base + 6, "i7": base + 7, "i8": base + 8, "i9": base + 9,
+            ]).execute()
+          }
+        }
+        return try insertedChecksum(db.sqliteHandle)
       }),
   ]
 }

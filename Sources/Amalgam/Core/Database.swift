@@ -231,7 +231,17 @@ extension Database {
   /// Keys may be written with or without the prefix. Every named parameter must be given a value.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
-  public func execute(sql: String, parameters: [String: (any ParameterBindable)?]) throws {
+  public func execute(sql: String, parameters: KeyValuePairs<String, (any ParameterBindable)?>) throws {
+    try prepare(sql: sql).bind(parameters: parameters).execute()
+  }
+
+  /// Runs one SQL statement with named parameters from any sequence of name/value pairs, such as a
+  /// dictionary. See ``execute(sql:parameters:)-(_,KeyValuePairs<String,(any ParameterBindable)?>)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  @_disfavoredOverload
+  public func execute<Pairs: Sequence>(sql: String, parameters: Pairs) throws
+  where Pairs.Element == (key: String, value: (any ParameterBindable)?) {
     try prepare(sql: sql).bind(parameters: parameters).execute()
   }
 

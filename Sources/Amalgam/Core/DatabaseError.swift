@@ -19,6 +19,8 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   case noSuchParameter(name: String, sql: String)
   /// A named parameter of the statement was given no value.
   case missingParameter(name: String, sql: String)
+  /// Two values were given for one parameter (say, under `"id"` and `":id"`).
+  case duplicateParameter(name: String, sql: String)
   /// A positional parameter (`?` or `?NNN`) was bound by name, or a name was expected.
   case unnamedParameter(index: Int, sql: String)
   /// The number of values differs from the statement's parameter count.
@@ -52,6 +54,8 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return "No parameter named \"\(name)\" in \"\(sql)\""
     case let .missingParameter(name, sql):
       return "No value given for parameter \"\(name)\" in \"\(sql)\""
+    case let .duplicateParameter(name, sql):
+      return "Parameter \"\(name)\" of \"\(sql)\" is given more than one value"
     case let .unnamedParameter(index, sql):
       return "Parameter \(index) of \"\(sql)\" has no name; bind it by position"
     case let .parameterCountMismatch(expected, provided, sql):

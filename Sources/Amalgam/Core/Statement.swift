@@ -40,6 +40,8 @@ public final class Statement {
   private var columnIndexByName: [String: Int]?
   /// SQLite's re-prepare count when the column names were cached.
   private var namesGeneration: Int32 = 0
+  /// Named-parameter lookup, built on the first bind by name (parameter names never change).
+  @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 
   /// Prepares `sql`, which must hold exactly one statement.
   ///
@@ -314,10 +316,10 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @discardableResult
   public func bind(value: (any ParameterBindable)?, toParameter name: String) throws -> Statement {
-    guard let index = resolveParameter(named: name) else {
+    guard let index = parameterIndex(resolving: name) else {
       throw DatabaseError.noSuchParameter(name: name, sql: sql)
     }
-    return try bind(value: value, toParameter: index)
+    return try bind(value: value, toParameter: Int(index))
   }
 
   /// Binds values to the parameters by position: `values[0]` to parameter 1, and so on.
@@ -349,40 +351,75 @@ extension Statement {
 
   /// Binds values to named parameters. Keys may carry the prefix (`":id"`) or not (`"id"`).
   ///
+  /// ```swift
+  /// try statement.bind(parameters: ["name": "Ada", "born": 1815]).execute()
+  /// ```
+  ///
+  /// A literal argument is kept in the order written (no hashing), and a name given twice throws
+  /// instead of trapping as a `Dictionary` literal would. Any sequence of name/value pairs, such as a
+  /// `[String: (any ParameterBindable)?]`, is accepted too.
+  ///
   /// - Throws: ``DatabaseError/noSuchParameter(name:sql:)`` for a key the statement lacks,
+  ///   ``DatabaseError/duplicateParameter(name:sql:)`` for two keys naming one parameter,
   ///   ``DatabaseError/missingParameter(name:sql:)`` for a parameter given no value, and
   ///   ``DatabaseError/unnamedParameter(index:sql:)`` if the statement also has `?` parameters.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @discardableResult
-  public func bind(parameters: [String: (any ParameterBindable)?]) throws -> Statement {
-    var bound = Set<Int>()
-    for (name, value) in parameters {
-      guard let index = resolveParameter(named: name) else {
-        throw DatabaseError.noSuchParameter(name: name, sql: sql)
-      }
-      try bind(value: value, toParameter: index)
-      bound.insert(index)
-    }
-    if bound.count != parameterCount {
-      for index in 1...parameterCount where !bound.contains(index) {
-        guard let name = parameterName(at: index) else {
-          throw DatabaseError.unnamedParameter(index: index, sql: sql)
-        }
-        throw DatabaseError.missingParameter(name: name, sql: sql)
-      }
-    }
+  public func bind(parameters: KeyValuePairs<String, (any ParameterBindable)?>) throws -> Statement {
+    try bindNamed(parameters)
     return self
   }
 
-  /// The index of a parameter named with or without its prefix.
-  func resolveParameter(named name: String) -> Int? {
-    if let index = parameterIndex(named: name) { return index }
-    if let first = name.first, first == ":" || first == "@" || first == "$" { return nil }
-    for prefix in [":", "@", "$"] {
-      if let index = parameterIndex(named: prefix + name) { return index }
+  /// Binds values to named parameters from any sequence of name/value pairs, such as a dictionary.
+  /// See ``bind(parameters:)-(KeyValuePairs<String,(any ParameterBindable)?>)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  @discardableResult @_disfavoredOverload
+  public func bind<Pairs: Sequence>(parameters: Pairs) throws -> Statement
+  where Pairs.Element == (key: String, value: (any ParameterBindable)?) {
+    try bindNamed(parameters)
+    return self
+  }
+
+  /// Binds values to named parameters, each given as a `(name, value)` pair: the fastest way to bind by
+  /// name, since each value's type is known at compile time and nothing is boxed or hashed. Names may
+  /// carry the prefix (`":id"`) or not (`"id"`).
+  ///
+  /// ```swift
+  /// try statement.bind(named: ("name", "Ada"), ("born", 1815)).execute()
+  /// ```
+  ///
+  /// - Throws: as ``bind(parameters:)-(KeyValuePairs<String,(any ParameterBindable)?>)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  @inlinable @discardableResult
+  public func bind<each Value: ParameterBindable>(named pairs: repeat (String, each Value)) throws -> Statement {
+    try checkOpen()
+    var resolver = NamedParameterResolver(statement: self)
+    for pair in repeat each pairs {
+      try pair.1.bind(to: self, at: resolver.resolve(pair.0))
     }
-    return nil
+    try resolver.finish()
+    return self
+  }
+
+  /// Binds a sequence of name/value pairs.
+  private func bindNamed<Pairs: Sequence>(_ pairs: Pairs) throws
+  where Pairs.Element == (key: String, value: (any ParameterBindable)?) {
+    try checkOpen()
+    var resolver = NamedParameterResolver(statement: self)
+    for (name, value) in pairs {
+      try value.bindOrNull(to: self, at: resolver.resolve(name))
+    }
+    try resolver.finish()
+  }
+
+  /// The 1-based index of the parameter named `name`, with or without its prefix: the exact name first,
+  /// then `:name`, `@name`, `$name` in that order. Names are read from SQLite once; lookups in the
+  /// statement's parameter order compare one name each, others hash the name once.
+  func parameterIndex(resolving name: String) -> Int32? {
+    parameterLookup.index(of: name, hint: 0)
   }
 
   /// Sets every parameter back to NULL (`sqlite3_clear_bindings`).

@@ -32,29 +32,25 @@ public struct StatementEncoder: Sendable {
 
   /// The value's properties as database values, by property name.
   public func encode<T: Encodable>(_ value: T) throws -> [String: DatabaseValue] {
-    let storage = EncodedValues()
-    try value.encode(to: StatementEncoding(storage: storage, options: self))
-    return storage.values
+    let sink = DictionarySink(options: self)
+    try value.encode(to: ParameterEncoding(sink: sink))
+    return sink.values
   }
 
-  /// Binds the value's properties to `statement`'s named parameters.
+  /// Binds the value's properties to `statement`'s named parameters, each straight to its parameter
+  /// (no intermediate dictionary).
   ///
-  /// - Throws: ``DatabaseError/missingParameter(name:sql:)`` for a parameter no property matches, and
-  ///   ``DatabaseError/unnamedParameter(index:sql:)`` for a `?` parameter.
+  /// - Throws: ``DatabaseError/missingParameter(name:sql:)`` for a parameter no property matches,
+  ///   ``DatabaseError/unnamedParameter(index:sql:)`` for a `?` parameter, and
+  ///   ``DatabaseError/duplicateParameter(name:sql:)`` when two properties name one parameter.
   public func encode<T: Encodable>(_ value: T, to statement: Statement) throws {
-    let values = try encode(value)
-    for index in 1...max(1, statement.parameterCount) where index <= statement.parameterCount {
-      guard let name = statement.parameterName(at: index) else {
-        throw DatabaseError.unnamedParameter(index: index, sql: statement.sql)
-      }
-      guard let value = values[String(name.dropFirst())] else {
-        throw DatabaseError.missingParameter(name: name, sql: statement.sql)
-      }
-      try statement.bind(value: value, toParameter: index)
-    }
+    try statement.checkOpen()
+    let sink = StatementSink(statement: statement, options: self)
+    try value.encode(to: ParameterEncoding(sink: sink))
+    try sink.resolver.finish()
   }
 
-  /// Converts one property value.
+  /// Converts a property value that is not one of the standard types to a database value.
   func encodeValue<T: Encodable>(_ value: T) throws -> DatabaseValue {
     if let date = value as? Date { return try date.databaseValue(format: dateFormat) }
     if let bindable = value as? any ParameterBindable { return try bindable.databaseValue() }
@@ -85,20 +81,67 @@ extension Statement {
   }
 }
 
-/// The values encoded so far. A class because Swift's encoding containers are values handed out by the
-/// encoder, and they must all write to one place.
-private final class EncodedValues {
-  var values: [String: DatabaseValue] = [:]
+/// Where encoded properties go: straight to a statement's parameters, or into a dictionary. A class
+/// because Swift's encoding containers are values handed out by the encoder, and they must all write
+/// to one place.
+private protocol ParameterSink: AnyObject {
+  var options: StatementEncoder { get }
+  /// Stores a value of a type that binds itself (numbers, text, blobs, ...).
+  func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws
 }
 
-private struct StatementEncoding: Encoder {
-  let storage: EncodedValues
+extension ParameterSink {
+  /// Stores any `Encodable` property: dates in the encoder's format, bindable types directly, other
+  /// values as JSON.
+  func storeEncodable<Value: Encodable>(_ value: Value, forKey key: String) throws {
+    // `is Date` also matches an optional date, which the encoder's date format applies to as well.
+    if !(value is Date), let bindable = value as? any ParameterBindable {
+      try store(bindable, forKey: key)
+    } else {
+      try store(options.encodeValue(value), forKey: key)
+    }
+  }
+}
+
+/// Binds each property to the parameter of its name, and remembers which parameters got a value.
+private final class StatementSink: ParameterSink {
+  let statement: Statement
   let options: StatementEncoder
+  var resolver: NamedParameterResolver
+
+  init(statement: Statement, options: StatementEncoder) {
+    self.statement = statement
+    self.options = options
+    self.resolver = NamedParameterResolver(statement: statement)
+  }
+
+  func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
+    // A property without a parameter is ignored: a statement may use only some of a type's properties.
+    guard let index = try resolver.resolveIfPresent(key) else { return }
+    try value.bind(to: statement, at: index)
+  }
+}
+
+/// Collects the properties as database values by name.
+private final class DictionarySink: ParameterSink {
+  let options: StatementEncoder
+  var values: [String: DatabaseValue] = [:]
+
+  init(options: StatementEncoder) { self.options = options }
+
+  func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
+    values[key] = try value.databaseValue()
+  }
+}
+
+/// The `Encoder`; one reference wide, so passing it as `any Encoder` allocates nothing.
+private struct ParameterEncoding<Sink: ParameterSink>: Encoder {
+  let sink: Sink
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(ParameterContainer<Key>(storage: storage, options: options))
+    KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -151,35 +194,48 @@ private struct IgnoredContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 }
 
 /// Writes each property to the parameter of the same name. `nil` optionals write NULL (the default
-/// `encodeIfPresent` would skip them, leaving the parameter unbound).
-private struct ParameterContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let storage: EncodedValues
-  let options: StatementEncoder
+/// `encodeIfPresent` would skip them, leaving the parameter unbound). Standard types bind directly,
+/// without a dynamic cast.
+private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEncodingContainerProtocol {
+  let sink: Sink
   var codingPath: [any CodingKey] { [] }
 
-  private func store(_ value: DatabaseValue, _ key: Key) { storage.values[key.stringValue] = value }
-
-  mutating func encodeNil(forKey key: Key) throws { store(.null, key) }
+  mutating func encodeNil(forKey key: Key) throws { try sink.store(DatabaseValue.null, forKey: key.stringValue) }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    store(try options.encodeValue(value), key)
+    try sink.storeEncodable(value, forKey: key.stringValue)
   }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: String, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-    store(try value.map(options.encodeValue) ?? .null, key)
+    if let value { try sink.storeEncodable(value, forKey: key.stringValue) } else { try encodeNil(forKey: key) }
   }
-  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { store(try value.databaseValue(), key) }
-  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { store(try value.databaseValue(), key) }
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -187,6 +243,6 @@ private struct ParameterContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     KeyedEncodingContainer(IgnoredContainer<NestedKey>())
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { PositionalFailure() }
-  mutating func superEncoder() -> any Encoder { StatementEncoding(storage: storage, options: options) }
-  mutating func superEncoder(forKey key: Key) -> any Encoder { StatementEncoding(storage: storage, options: options) }
+  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink) }
 }

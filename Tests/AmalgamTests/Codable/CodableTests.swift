@@ -77,6 +77,46 @@ import Testing
     }
   }
 
+  @Test func encoderBindsOnlyThePropertiesTheStatementNamesAndKeepsWorkingAcrossRows() throws {
+    let db = try makeDatabase()
+    // Parameters in another order than the properties, with mixed prefixes; other properties ignored.
+    let statement = try db.prepare(sql: "INSERT INTO person(name, id, email) VALUES (@name, :id, $email)")
+    for id in 1...3 {
+      var person = sample
+      person.id = Int64(id)
+      person.name = "P\(id)"
+      person.email = id == 2 ? "two@example.com" : nil
+      try statement.bind(person).execute()
+    }
+    #expect(
+      try db.prepare(sql: "SELECT id, name, email FROM person ORDER BY id").allRows() == [
+        [1, "P1", nil], [2, "P2", "two@example.com"], [3, "P3", nil],
+      ])
+  }
+
+  @Test func encoderRejectsTwoPropertiesForOneParameter() throws {
+    struct Clash: Encodable {
+      var a: Int
+      var other: Int
+      enum CodingKeys: String, CodingKey { case a, other = ":a" }
+    }
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :a")
+    #expect(throws: DatabaseError.duplicateParameter(name: ":a", sql: statement.sql)) {
+      try statement.bind(Clash(a: 1, other: 2))
+    }
+  }
+
+  @Test func encoderAppliesItsDateFormatWhenBindingAStatement() throws {
+    struct Event: Codable { var at: Date; var until: Date? }
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :at, :until")
+    try statement.bind(Event(at: Date(timeIntervalSince1970: 86_400), until: nil), using: StatementEncoder(dateFormat: .unixTime))
+    #expect(try statement.firstRow() == [.real(86_400), .null])
+    try statement.bind(Event(at: Date(timeIntervalSince1970: 0), until: Date(timeIntervalSince1970: 0)))
+    #expect(try statement.firstRow() == [.text("1970-01-01 00:00:00.000"), .text("1970-01-01 00:00:00.000")])
+  }
+
   @Test func encoderRejectsPositionalParameters() throws {
     let db = try makeDatabase()
     let statement = try db.prepare(sql: "INSERT INTO person(id, name) VALUES (?, ?)")

@@ -47,6 +47,86 @@ struct StatementParameterTests {
     #expect(try statement.firstRow() == [.text("a"), .text("b"), .text("c")])
   }
 
+  @Test func namedValuesBindInAnyOrderFromALiteralOrADictionary() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :a, :b, :c")
+    try statement.bind(parameters: ["c": 3, "a": 1, "b": 2])
+    #expect(try statement.firstRow() == [.integer(1), .integer(2), .integer(3)])
+    // The same statement again, in order, then out of order: the lookup's guess must not go stale.
+    try statement.bind(parameters: ["a": "x", "b": "y", "c": "z"])
+    #expect(try statement.firstRow() == [.text("x"), .text("y"), .text("z")])
+    try statement.bind(parameters: ["b": 20, "c": 30, "a": 10])
+    #expect(try statement.firstRow() == [.integer(10), .integer(20), .integer(30)])
+    let dictionary: [String: (any ParameterBindable)?] = ["a": nil, "b": 2.5, ":c": Data([1])]
+    try statement.bind(parameters: dictionary)
+    #expect(try statement.firstRow() == [.null, .real(2.5), .blob(Data([1]))])
+    try db.execute(sql: "CREATE TABLE t(a, b)")
+    try db.execute(sql: "INSERT INTO t VALUES (:a, :b)", parameters: dictionary.filter { $0.key != ":c" })
+    try db.execute(sql: "INSERT INTO t VALUES (:a, :b)", parameters: ["b": 7, "a": 6])
+    #expect(try db.prepare(sql: "SELECT a, b FROM t ORDER BY rowid").allRows() == [[.null, .real(2.5)], [6, 7]])
+  }
+
+  @Test func namedPairsBindValuesOfEachTypeAndReportBadNames() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :id, @name, $score, :note")
+    try statement.bind(named: ("id", 7), ("name", "Ada"), ("$score", 9.5), (":note", String?.none))
+    #expect(try statement.firstRow() == [.integer(7), .text("Ada"), .real(9.5), .null])
+    try statement.bind(named: ("note", Data([1, 2])), ("score", Int8(-1)), ("name", "B"), ("id", UInt32(3)))
+    #expect(try statement.firstRow() == [.integer(3), .text("B"), .integer(-1), .blob(Data([1, 2]))])
+    #expect(throws: DatabaseError.noSuchParameter(name: "nope", sql: statement.sql)) {
+      try statement.bind(named: ("id", 1), ("nope", 2))
+    }
+    #expect(throws: DatabaseError.duplicateParameter(name: ":id", sql: statement.sql)) {
+      try statement.bind(named: ("id", 1), (":id", 2))
+    }
+    #expect(throws: DatabaseError.missingParameter(name: "@name", sql: statement.sql)) {
+      try statement.bind(named: ("id", 1), ("score", 2), ("note", 3))
+    }
+    #expect(throws: DatabaseError.unrepresentableValue(
+      type: "UInt64", value: "\(UInt64.max)", reason: "SQLite integers are 64-bit signed; the maximum is \(Int64.max)")
+    ) {
+      try statement.bind(named: ("id", UInt64.max), ("name", 1), ("score", 2), ("note", 3))
+    }
+  }
+
+  @Test func twoValuesForOneParameterThrowDuplicateParameter() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :a, :b")
+    // Written as a literal, the same key twice throws rather than trapping as a Dictionary would.
+    #expect(throws: DatabaseError.duplicateParameter(name: "a", sql: statement.sql)) {
+      try statement.bind(parameters: ["a": 1, "b": 2, "a": 3])
+    }
+    #expect(throws: DatabaseError.duplicateParameter(name: "a", sql: statement.sql)) {
+      try statement.bind(parameters: [":a": 1, "a": 3, "b": 2])
+    }
+  }
+
+  @Test func aBareNamePrefersColonThenAtThenDollar() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT $x, @x, :y, $y")
+    // "x" means @x (no :x), "y" means :y; the others must then be named in full.
+    try statement.bind(parameters: ["x": "at", "$x": "dollar", "y": "colon", "$y": "dollar"])
+    #expect(try statement.firstRow() == [.text("dollar"), .text("at"), .text("colon"), .text("dollar")])
+    #expect(throws: DatabaseError.missingParameter(name: "$x", sql: statement.sql)) {
+      try statement.bind(parameters: ["x": 1, "y": 2, "$y": 3])
+    }
+  }
+
+  @Test func manyNamedParametersBeyondSixtyFour() throws {
+    let db = try Database()
+    let names = (0..<100).map { "p\($0)" }
+    let statement = try db.prepare(sql: "SELECT " + names.map { ":" + $0 }.joined(separator: " + "))
+    var values: [String: (any ParameterBindable)?] = [:]
+    for (index, name) in names.enumerated() { values[name] = index }
+    try statement.bind(parameters: values)
+    #expect(try statement.front(Int.self) == 4950)
+    values["p99"] = nil
+    values.removeValue(forKey: "p99")
+    #expect(throws: DatabaseError.missingParameter(name: ":p99", sql: statement.sql)) {
+      try statement.bind(parameters: values)
+    }
+  }
+
   @Test func bindByNameSetsOneNamedParameter() throws {
     let db = try Database()
     let statement = try db.prepare(sql: "SELECT :x, @y")
