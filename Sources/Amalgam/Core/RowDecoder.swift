@@ -82,23 +82,56 @@ extension Statement {
   }
 }
 
-/// The `Decoder` over a row.
-private struct RowDecoding: Decoder {
+/// What the decoder and its containers read from. A class, so that the decoder passed as `any Decoder`
+/// and each container are one reference wide: the row and options are neither boxed nor copied (and so
+/// not retained) per property.
+private final class RowSource {
   let row: Row
   let options: RowDecoder
-  let codingPath: [any CodingKey]
+  /// The statement's column names, read once per row.
+  let names: [String]
+  /// The column after the last one read by name: properties usually come in the columns' order, so
+  /// one string comparison finds the column.
+  var next = 0
+
+  init(row: Row, options: RowDecoder) {
+    self.row = row
+    self.options = options
+    self.names = row.statement.columnNames
+  }
+
+  /// The index of the column named `name`.
+  func columnIndex(named name: String) throws -> Int {
+    var index = next
+    if index >= names.count || names[index] != name {
+      index = try row.statement.columnIndex(named: name)
+    }
+    next = index + 1
+    return index
+  }
+}
+
+/// The `Decoder` over a row.
+private struct RowDecoding: Decoder {
+  let source: RowSource
+  var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+  init(source: RowSource) { self.source = source }
+  init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
+    source = RowSource(row: row, options: options)
+  }
+
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(RowKeyedContainer<Key>(row: row, options: options, codingPath: codingPath))
+    KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    RowUnkeyedContainer(row: row, options: options, codingPath: codingPath)
+    RowUnkeyedContainer(row: source.row, options: source.options, codingPath: codingPath)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    RowSingleValueContainer(row: row, options: options, codingPath: codingPath)
+    RowSingleValueContainer(row: source.row, options: source.options, codingPath: codingPath)
   }
 }
 
@@ -110,54 +143,45 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
   return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))
 }
 
-/// What a keyed container reads from. A class, so that the standard library's container box copies
-/// one reference per decoded property instead of each field.
-private final class RowSource {
-  let row: Row
-  let options: RowDecoder
-  init(row: Row, options: RowDecoder) {
-    self.row = row
-    self.options = options
-  }
-}
-
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private let source: RowSource
-  var row: Row { source.row }
-  var options: RowDecoder { source.options }
   var codingPath: [any CodingKey] { [] }
 
-  init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
-    source = RowSource(row: row, options: options)
-  }
+  init(source: RowSource) { self.source = source }
 
-  var allKeys: [Key] { row.statement.columnNames.compactMap { Key(stringValue: $0) } }
+  var allKeys: [Key] { source.row.statement.columnNames.compactMap { Key(stringValue: $0) } }
 
   func contains(_ key: Key) -> Bool {
-    (try? row.statement.columnIndex(named: key.stringValue)) != nil
+    (try? source.row.statement.columnIndex(named: key.stringValue)) != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    try row.isNull(at: row.statement.columnIndex(named: key.stringValue))
+    try source.row.isNull(at: source.columnIndex(named: key.stringValue))
   }
 
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try row.value(named: key.stringValue) }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String { try row.value(named: key.stringValue) }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try row.value(named: key.stringValue) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try row.value(named: key.stringValue) }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try row.value(named: key.stringValue) }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try row.value(named: key.stringValue) }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try row.value(named: key.stringValue) }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try row.value(named: key.stringValue) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try row.value(named: key.stringValue) }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try row.value(named: key.stringValue) }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try row.value(named: key.stringValue) }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try row.value(named: key.stringValue) }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try row.value(named: key.stringValue) }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try row.value(named: key.stringValue) }
+  /// Reads a standard type by the key's column name.
+  @inline(__always)
+  private func read<T: ColumnConvertible>(_ key: Key) throws -> T {
+    try source.row.value(at: source.columnIndex(named: key.stringValue))
+  }
+
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(key) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(key) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(key) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(key) }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(key) }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeColumn(type, row: row, index: row.statement.columnIndex(named: key.stringValue), options: options)
+    try decodeColumn(type, row: source.row, index: source.columnIndex(named: key.stringValue), options: source.options)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -172,7 +196,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
       "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON")
   }
 
-  func superDecoder() throws -> any Decoder { RowDecoding(row: row, options: options, codingPath: codingPath) }
+  func superDecoder() throws -> any Decoder { RowDecoding(source: source) }
   func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }
 

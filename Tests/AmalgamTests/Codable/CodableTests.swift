@@ -117,6 +117,17 @@ import Testing
     #expect(try statement.firstRow() == [.text("1970-01-01 00:00:00.000"), .text("1970-01-01 00:00:00.000")])
   }
 
+  @Test func decoderFindsColumnsInAnyOrderAndFollowsASchemaChange() throws {
+    struct Pair: Decodable, Equatable { var b: Int; var a: String; var c: Int? }
+    let db = try Database()
+    try db.batch(sql: "CREATE TABLE t(a TEXT, b INTEGER); INSERT INTO t VALUES ('x', 1), ('y', 2);")
+    let statement = try db.prepare(sql: "SELECT * FROM t")
+    #expect(try statement.decodeAll(Pair.self) == [Pair(b: 1, a: "x", c: nil), Pair(b: 2, a: "y", c: nil)])
+    // SELECT * is re-prepared with the new column list: the decoder must not reuse stale positions.
+    try db.batch(sql: "ALTER TABLE t ADD COLUMN c INTEGER; UPDATE t SET c = b * 10;")
+    #expect(try statement.decodeAll(Pair.self) == [Pair(b: 1, a: "x", c: 10), Pair(b: 2, a: "y", c: 20)])
+  }
+
   @Test func encoderRejectsPositionalParameters() throws {
     let db = try makeDatabase()
     let statement = try db.prepare(sql: "INSERT INTO person(id, name) VALUES (?, ?)")
