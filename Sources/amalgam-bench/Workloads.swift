@@ -351,5 +351,39 @@ func allWorkloads() -> [Workload] {
         }
         return try insertedChecksum(db.sqliteHandle)
       }),
+    Workload(
+      number: 11, name: "fetch 100k rows of 30-char text + 64-byte blob as [UInt8]", target: 1.25,
+      c: { handle in
+        let statement = try prepareC(handle, "SELECT title, payload FROM documents")
+        defer { sqlite3_finalize(statement) }
+        // A String and a Data are owned copies, so the C side makes owned copies too (malloc and memcpy,
+        // as strdup would), and frees them.
+        var sum = 0
+        while sqlite3_step(statement) == SQLITE_ROW {
+          let textBytes = sqlite3_column_text(statement, 0)
+          let textCount = Int(sqlite3_column_bytes(statement, 0))
+          let blobBytes = sqlite3_column_blob(statement, 1)
+          let blobCount = Int(sqlite3_column_bytes(statement, 1))
+          guard let textBytes, let blobBytes, let text = malloc(textCount + 1), let blob = malloc(blobCount) else {
+            throw BenchmarkFailure(description: "out of memory")
+          }
+          memcpy(text, textBytes, textCount)
+          memcpy(blob, blobBytes, blobCount)
+          sum &+= textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
+          free(text)
+          free(blob)
+        }
+        return sum
+      },
+      amalgam: { db in
+        let statement = try db.prepare(sql: "SELECT title, payload FROM documents")
+        var sum = 0
+        while let row = try statement.step() {
+          let title: String = try row.value(at: 0)
+          let payload: [UInt8] = try row.value(at: 1)
+          sum &+= title.utf8.count &+ payload.count &+ Int(title.utf8.first ?? 0) &+ Int(payload[63])
+        }
+        return sum
+      }),
   ]
 }

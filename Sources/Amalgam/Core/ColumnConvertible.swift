@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import AmalgamSQLite
 
 /// A Swift type that can be created from a stored value: a column of a row, or any ``DatabaseValue``.
@@ -21,11 +26,50 @@ public protocol ColumnConvertible {
   /// Creates a value from column `index` (0-based, already range-checked) of `row`. The default reads
   /// the column as a ``DatabaseValue``; types override it to read SQLite's column functions directly.
   init(row: borrowing Row, at index: Int32) throws
+
+  /// Creates a value from a protected `sqlite3_value*`, such as an SQL function's argument. The
+  /// default reads it as a ``DatabaseValue`` (TEXT that is not valid UTF-8 throws); numeric and
+  /// optional types read SQLite's value functions directly.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  init(sqliteValue value: OpaquePointer) throws
 }
 
 extension ColumnConvertible {
   public init(row: borrowing Row, at index: Int32) throws {
     try self.init(databaseValue: row.databaseValue(at: index))
+  }
+
+  public init(sqliteValue value: OpaquePointer) throws {
+    try self.init(databaseValue: DatabaseValue(strictSQLiteValue: value))
+  }
+}
+
+extension DatabaseValue {
+  /// Reads a protected `sqlite3_value*` as stored; TEXT that is not valid UTF-8 throws.
+  @usableFromInline
+  init(strictSQLiteValue value: OpaquePointer) throws {
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+    case SQLITE_TEXT:
+      let bytes = sqlite3_value_text(value)
+      let count = Int(sqlite3_value_bytes(value))
+      guard let text = String.validatingUTF8(UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: count)) else {
+        throw DatabaseError.conversionFailed(
+          column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
+      }
+      self = .text(text)
+    case SQLITE_BLOB:
+      let bytes = sqlite3_value_blob(value)
+      let count = Int(sqlite3_value_bytes(value))
+      guard let bytes, count > 0 else {
+        self = .blob(Data())
+        return
+      }
+      self = .blob(Data(bytes: bytes, count: count))
+    default: self = .null
+    }
   }
 }
 
@@ -53,6 +97,14 @@ extension Optional: ColumnConvertible where Wrapped: ColumnConvertible {
       self = .none
     } else {
       self = .some(try Wrapped(row: row, at: index))
+    }
+  }
+
+  public init(sqliteValue value: OpaquePointer) throws {
+    if sqlite3_value_type(value) == SQLITE_NULL {
+      self = .none
+    } else {
+      self = .some(try Wrapped(sqliteValue: value))
     }
   }
 }

@@ -67,57 +67,77 @@ extension DatabaseInteger {
     }
     try self.init(databaseValue: row.databaseValue(at: index))
   }
+
+  /// Reads an INTEGER `sqlite3_value` directly; other storage classes as ``init(databaseValue:)``.
+  @inlinable
+  public init(integerValue value: OpaquePointer) throws {
+    if sqlite3_value_type(value) == SQLITE_INTEGER, let converted = Self(exactly: sqlite3_value_int64(value)) {
+      self = converted
+      return
+    }
+    try self.init(databaseValue: DatabaseValue(strictSQLiteValue: value))
+  }
 }
 
 extension Int: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int8: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int16: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int32: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int64: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt8: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt16: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt32: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt64: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
   @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 
 extension Double: ParameterBindable, ColumnConvertible {
@@ -135,6 +155,15 @@ extension Double: ParameterBindable, ColumnConvertible {
     case .real(let value): self = value
     case .integer(let value): self = Double(value)
     default: throw DatabaseError.cannotConvert(databaseValue, to: Double.self)
+    }
+  }
+
+  @inlinable
+  public init(sqliteValue value: OpaquePointer) throws {
+    switch sqlite3_value_type(value) {
+    case SQLITE_FLOAT: self = sqlite3_value_double(value)
+    case SQLITE_INTEGER: self = Double(sqlite3_value_int64(value))
+    default: try self.init(databaseValue: DatabaseValue(strictSQLiteValue: value))
     }
   }
 

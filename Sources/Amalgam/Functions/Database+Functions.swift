@@ -83,6 +83,7 @@ extension Database {
   /// optional to return NULL.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_function.html>
+  @inlinable
   public func addFunction<each Argument: ColumnConvertible, Result: ParameterBindable>(
     _ name: String, flags: FunctionFlags = .default,
     _ function: @escaping (repeat each Argument) throws -> Result
@@ -90,16 +91,9 @@ extension Database {
     var arity = 0
     for _ in repeat (each Argument).self { arity += 1 }
     try addFunction(name, arity: arity, flags: flags) { arguments, context in
-      var index = 0
-      func next<T: ColumnConvertible>(_ type: T.Type) throws -> T {
-        defer { index += 1 }
-        do {
-          return try arguments.value(at: index)
-        } catch let error as DatabaseError {
-          throw SQLiteError(code: .mismatch, message: "\(name)() argument \(index + 1): \(error)")
-        }
-      }
-      let result = try function(repeat try next((each Argument).self))
+      // A local value, not a captured variable, counts the arguments: no dynamic exclusivity check.
+      var reader = TypedArgumentReader(arguments: arguments, functionName: name)
+      let result = try function(repeat try reader.next((each Argument).self))
       context.setResult(try result.databaseValue())
     }
   }
@@ -118,6 +112,37 @@ extension Database {
       sqlite3_create_function_v2(handle, name, Int32(arity), SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
     try check(rc)
+  }
+}
+
+/// Reads a typed function's arguments in order, converting each to its parameter's type. Inlinable,
+/// with the typed `addFunction`, so that a function's conversions specialise for its parameter types.
+@usableFromInline
+struct TypedArgumentReader {
+  @usableFromInline let arguments: FunctionArguments
+  @usableFromInline let functionName: String
+  @usableFromInline var index = 0
+
+  @inlinable
+  init(arguments: FunctionArguments, functionName: String) {
+    self.arguments = arguments
+    self.functionName = functionName
+  }
+
+  @inlinable
+  mutating func next<T: ColumnConvertible>(_ type: T.Type) throws -> T {
+    defer { index += 1 }
+    do {
+      return try arguments.value(at: index)
+    } catch let error as DatabaseError {
+      throw mismatch(error)
+    }
+  }
+
+  /// The error for an argument that does not convert: SQLite's mismatch code, naming the argument.
+  @usableFromInline
+  func mismatch(_ error: DatabaseError) -> SQLiteError {
+    SQLiteError(code: .mismatch, message: "\(functionName)() argument \(index + 1): \(error)")
   }
 }
 

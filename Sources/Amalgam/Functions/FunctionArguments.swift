@@ -88,12 +88,16 @@ public struct FunctionArguments: RandomAccessCollection {
   ///   SQL error of the statement.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  @inlinable
   public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
-    guard index >= 0 && index < count else {
-      throw SQLiteError(
-        code: .range, message: "Argument index \(index) is out of range; the function received \(count) argument(s)")
-    }
-    return try T(databaseValue: strictValue(at: index))
+    guard index >= 0 && index < count else { throw indexOutOfRange(index) }
+    return try T(sqliteValue: sqliteValue(at: index))
+  }
+
+  @usableFromInline
+  func indexOutOfRange(_ index: Int) -> SQLiteError {
+    SQLiteError(
+      code: .range, message: "Argument index \(index) is out of range; the function received \(count) argument(s)")
   }
 
   /// True when argument `index` is NULL.
@@ -161,19 +165,6 @@ public struct FunctionArguments: RandomAccessCollection {
   @inlinable
   public func subtype(at index: Int) -> UInt32 {
     sqlite3_value_subtype(sqliteValue(at: index))
-  }
-
-  /// Reads argument `index`, throwing for TEXT that is not valid UTF-8, as a row column does.
-  func strictValue(at index: Int) throws -> DatabaseValue {
-    let value = sqliteValue(at: index)
-    guard sqlite3_value_type(value) == SQLITE_TEXT else { return self[index] }
-    let bytes = sqlite3_value_text(value)
-    let count = Int(sqlite3_value_bytes(value))
-    guard let text = String.validatingUTF8(UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: count)) else {
-      throw DatabaseError.conversionFailed(
-        column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
-    }
-    return .text(text)
   }
 
   /// The UTF-8 text of `value`, with one copy into the string.

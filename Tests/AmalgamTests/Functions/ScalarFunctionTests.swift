@@ -66,6 +66,25 @@ struct ScalarFunctionTests {
     #expect(try firstValue(db, "SELECT nonblank('x')") == "x")
   }
 
+  @Test func typedNumericArgumentsConvertStrictlyFromEachStorageClass() throws {
+    let db = try Database()
+    try db.addFunction("small") { (value: Int8) in Int64(value) * 2 }
+    try db.addFunction("real") { (value: Double) in value / 4 }
+    try db.addFunction("maybe") { (value: Int?) in value.map { $0 + 1 } ?? -1 }
+    #expect(try firstValue(db, "SELECT small(-64)") == -128)
+    #expect(try firstValue(db, "SELECT small(3.0)") == 6)  // a whole REAL reads as an integer
+    #expect(try firstValue(db, "SELECT real(2)") == 0.5)  // an INTEGER reads as a Double
+    #expect(try firstValue(db, "SELECT maybe(NULL), maybe(41)") == -1)
+    #expect(try db.prepare(sql: "SELECT maybe(41)").front(Int.self) == 42)
+    let overflow = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT small(128)") }
+    #expect(overflow?.code == .mismatch)
+    #expect(overflow?.message.contains("128 is outside Int8's range") == true)
+    let fraction = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT small(2.5)") }
+    #expect(fraction?.message.contains("not a whole number") == true)
+    let text = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT real('x')") }
+    #expect(text?.message == "real() argument 1: Cannot convert TEXT \"x\" to Double: a TEXT value cannot be read as Double")
+  }
+
   @Test func typedArgumentThatDoesNotConvertFailsTheStatementNamingTheArgument() throws {
     let db = try Database()
     try db.addFunction("plus") { (a: Int64, b: Int64) in a + b }
