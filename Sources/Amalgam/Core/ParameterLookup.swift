@@ -48,7 +48,8 @@ final class ParameterLookup {
   /// try first: pass the index found last plus one.
   func index(of name: String, hint: Int32) -> Int32? {
     let position = Int(hint) - 1
-    if position >= 0, position < names.count, names[position] == name || bareNames[position] == name {
+    // Bare names first: a `Codable` key or a dictionary key usually comes without its prefix.
+    if position >= 0, position < names.count, bareNames[position] == name || names[position] == name {
       return hint
     }
     return table[name]

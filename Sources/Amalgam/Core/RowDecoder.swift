@@ -91,8 +91,9 @@ private final class RowSource {
   /// The statement's column names, read once per row.
   let names: [String]
   /// The column after the last one read by name: properties usually come in the columns' order, so
-  /// one string comparison finds the column.
-  var next = 0
+  /// one string comparison finds the column. Only the decoding of one row on one thread touches it,
+  /// and never re-entrantly: the runtime exclusivity check would cost more than the lookup.
+  @exclusivity(unchecked) var next = 0
 
   init(row: Row, options: RowDecoder) {
     self.row = row

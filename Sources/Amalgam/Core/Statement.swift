@@ -31,15 +31,19 @@ public final class Statement {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_count.html>
   public let parameterCount: Int
+  // The column-name caches below are read on every lookup by name. A statement is used by one thread
+  // at a time and these are only touched inside the lookups, which call no user code, so accesses
+  // never overlap: they skip the runtime exclusivity check, which would cost more than the lookup.
+
   /// The position of the last column found by name, from which the next lookup starts: rows are
   /// usually read column after column, so the next name is usually the next column's.
-  private var lastColumnFoundByName = -1
+  @exclusivity(unchecked) private var lastColumnFoundByName = -1
   /// The statement's column names, computed once.
-  private var columnNamesCache: [String]?
+  @exclusivity(unchecked) private var columnNamesCache: [String]?
   /// Column index by name, computed on the first lookup by name.
-  private var columnIndexByName: [String: Int]?
+  @exclusivity(unchecked) private var columnIndexByName: [String: Int]?
   /// SQLite's re-prepare count when the column names were cached.
-  private var namesGeneration: Int32 = 0
+  @exclusivity(unchecked) private var namesGeneration: Int32 = 0
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 

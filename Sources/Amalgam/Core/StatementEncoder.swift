@@ -107,7 +107,9 @@ extension ParameterSink {
 private final class StatementSink: ParameterSink {
   let statement: Statement
   let options: StatementEncoder
-  var resolver: NamedParameterResolver
+  /// Only this sink's encoding container reaches it, one property at a time: the runtime exclusivity
+  /// check would cost more than binding the property.
+  @exclusivity(unchecked) var resolver: NamedParameterResolver
 
   init(statement: Statement, options: StatementEncoder) {
     self.statement = statement
