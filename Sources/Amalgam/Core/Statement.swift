@@ -507,6 +507,7 @@ extension Statement {
   /// ```swift
   /// let count: Int? = try db.prepare(sql: "SELECT count(*) FROM t").front()
   /// ```
+  @inlinable
   public func front<T: ColumnConvertible>(_ type: T.Type = T.self) throws -> T? {
     defer { sqlite3_reset(sqliteHandle) }
     guard let row = try step() else { return nil }

@@ -12,10 +12,11 @@ struct StatementCache {
 
   /// The cached statement for `sql`, if any, marked as just used.
   mutating func statement(for sql: String) -> Statement? {
-    guard let entry = entries[sql] else { return nil }
+    // One hash of the SQL: find the entry's index, then update it in place.
+    guard let index = entries.index(forKey: sql) else { return nil }
     clock &+= 1
-    entries[sql] = (entry.statement, clock)
-    return entry.statement
+    entries.values[index].lastUse = clock
+    return entries.values[index].statement
   }
 
   mutating func insert(_ statement: Statement, for sql: String) {
