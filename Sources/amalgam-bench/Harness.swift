@@ -53,8 +53,8 @@ func measure(_ workload: Workload, database: Database, repetitions: Int) throws 
     return (DispatchTime.now().uptimeNanoseconds - start, checksum)
   }
   // Warm-up: page cache, statement cache, lazily built lookup tables.
-  let (_, expected) = try time { try workload.c(handle) }
-  let (_, warmAmalgam) = try time { try workload.amalgam(database) }
+  let (_, expected) = try time { try runCSide(workload, handle) }
+  let (_, warmAmalgam) = try time { try runAmalgamSide(workload, database) }
   guard warmAmalgam == expected else {
     throw BenchmarkFailure(description: "workload \(workload.number): Amalgam checksum \(warmAmalgam) != C checksum \(expected)")
   }
@@ -62,7 +62,8 @@ func measure(_ workload: Workload, database: Database, repetitions: Int) throws 
     // Alternate which side goes first so drift in machine load hits both.
     let order = repetition % 2 == 0 ? [true, false] : [false, true]
     for runC in order {
-      let (elapsed, checksum) = try runC ? time { try workload.c(handle) } : time { try workload.amalgam(database) }
+      let (elapsed, checksum) =
+        try runC ? time { try runCSide(workload, handle) } : time { try runAmalgamSide(workload, database) }
       guard checksum == expected else {
         throw BenchmarkFailure(description: "workload \(workload.number) (\(runC ? "C" : "Amalgam")): checksum \(checksum) != \(expected)")
       }
@@ -71,6 +72,19 @@ func measure(_ workload: Workload, database: Database, repetitions: Int) throws 
   }
   measurement.checksum = expected
   return measurement
+}
+
+/// Runs a workload's C side. Never inlined, so that a profiler can count exactly this side:
+/// `Scripts/bench-instructions` has callgrind collect inside this function only.
+@inline(never)
+func runCSide(_ workload: Workload, _ handle: OpaquePointer) throws -> Int {
+  try workload.c(handle)
+}
+
+/// Runs a workload's Amalgam side; never inlined, like ``runCSide(_:_:)``.
+@inline(never)
+func runAmalgamSide(_ workload: Workload, _ database: Database) throws -> Int {
+  try workload.amalgam(database)
 }
 
 /// Throws SQLite's error for a failed C call.
