@@ -55,7 +55,7 @@ extension DatabaseInteger {
   }
 
   /// Reads an INTEGER column without a second call for the storage class; other classes go through
-  /// ``init(databaseValue:)`` (which accepts whole REALs and throws for the rest).
+  /// ``ColumnConvertible/init(databaseValue:)`` (which accepts whole REALs and throws for the rest).
   @inlinable
   public init(integerColumnOf row: borrowing Row, at index: Int32) throws {
     var value: Int64 = 0
@@ -68,7 +68,7 @@ extension DatabaseInteger {
     try self.init(databaseValue: row.databaseValue(at: index))
   }
 
-  /// Reads an INTEGER `sqlite3_value` directly; other storage classes as ``init(databaseValue:)``.
+  /// Reads an INTEGER `sqlite3_value` directly; other storage classes as ``ColumnConvertible/init(databaseValue:)``.
   @inlinable
   public init(integerValue value: OpaquePointer) throws {
     if sqlite3_value_type(value) == SQLITE_INTEGER, let converted = Self(exactly: sqlite3_value_int64(value)) {

@@ -49,8 +49,11 @@ public final class Statement {
 
   /// Prepares `sql`, which must hold exactly one statement.
   ///
-  /// - Parameter persistent: hint that the statement will be reused many times
-  ///   (`SQLITE_PREPARE_PERSISTENT`), as the statement cache does.
+  /// - Parameters:
+  ///   - database: the connection to prepare the statement on.
+  ///   - sql: the statement's SQL text.
+  ///   - persistent: hint that the statement will be reused many times
+  ///     (`SQLITE_PREPARE_PERSISTENT`), as the statement cache does.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/prepare.html>
   public init(database: Database, sql: String, persistent: Bool = false) throws {
@@ -376,7 +379,7 @@ extension Statement {
   }
 
   /// Binds values to named parameters from any sequence of name/value pairs, such as a dictionary.
-  /// See ``bind(parameters:)-(KeyValuePairs<String,(any ParameterBindable)?>)``.
+  /// See ``bind(parameters:)-(KeyValuePairs<String,(ParameterBindable)?>)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @discardableResult @_disfavoredOverload
@@ -394,7 +397,7 @@ extension Statement {
   /// try statement.bind(named: ("name", "Ada"), ("born", 1815)).execute()
   /// ```
   ///
-  /// - Throws: as ``bind(parameters:)-(KeyValuePairs<String,(any ParameterBindable)?>)``.
+  /// - Throws: as ``bind(parameters:)-(KeyValuePairs<String,(ParameterBindable)?>)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @inlinable @discardableResult
