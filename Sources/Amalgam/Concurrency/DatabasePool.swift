@@ -30,12 +30,37 @@ import Dispatch
 /// interrupts the running statement and throws `CancellationError`; the connection goes back to the
 /// pool with no transaction open.
 ///
-/// ## Topics
-/// - Opening: ``init(path:configuration:)``, ``close()``
-/// - Writing: see ``DatabaseWriter``
-/// - Reading: see ``DatabaseReader``
-///
 /// Related SQLite documentation: <https://sqlite.org/wal.html>
+///
+/// ## Topics
+///
+/// ### Opening and closing
+///
+/// - ``init(path:configuration:)``
+/// - ``close()``
+/// - ``path``
+/// - ``configuration``
+///
+/// ### Writing
+///
+/// - ``sync(_:)``
+/// - ``async(_:completion:)``
+/// - ``write(_:)``
+/// - ``transaction(_:_:)-7yach``
+/// - ``transaction(_:_:)-3qrbn``
+/// - ``asyncTransaction(_:_:completion:)``
+/// - ``savepoint(_:_:)-5x4je``
+/// - ``savepoint(_:_:)-8bpwd``
+/// - ``asyncSavepoint(_:_:completion:)``
+/// - ``checkpoint(_:schema:)``
+///
+/// ### Reading
+///
+/// - ``read(_:)-8i3kt``
+/// - ``read(_:)-2lr9w``
+/// - ``asyncRead(_:completion:)``
+/// - ``read(at:_:)-5tyq9``
+/// - ``read(at:_:)-4c0c5``
 public final class DatabasePool: DatabaseWriter {
   private let writer: SerializedDatabase
   private let readers: ReaderPool

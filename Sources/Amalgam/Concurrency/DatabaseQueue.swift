@@ -28,11 +28,38 @@
 /// interrupts the running statement; the call throws `CancellationError` and a transaction opened by
 /// the closure is rolled back, so the queue is ready for the next closure.
 ///
-/// ## Topics
-/// - Opening: ``init(path:configuration:)``, ``init(configuration:)``, ``close()``
-/// - Running closures: see ``DatabaseWriter`` and ``DatabaseReader``
-///
 /// Related SQLite documentation: <https://sqlite.org/threadsafe.html>
+///
+/// ## Topics
+///
+/// ### Opening and closing
+///
+/// - ``init(path:configuration:)``
+/// - ``init(configuration:)``
+/// - ``close()``
+/// - ``path``
+/// - ``configuration``
+///
+/// ### Writing
+///
+/// - ``sync(_:)``
+/// - ``async(_:completion:)``
+/// - ``write(_:)``
+/// - ``transaction(_:_:)-8tuba``
+/// - ``transaction(_:_:)-2hxye``
+/// - ``asyncTransaction(_:_:completion:)``
+/// - ``savepoint(_:_:)-8a6zq``
+/// - ``savepoint(_:_:)-7o1tz``
+/// - ``asyncSavepoint(_:_:completion:)``
+/// - ``checkpoint(_:schema:)``
+///
+/// ### Reading
+///
+/// - ``read(_:)-5a2zt``
+/// - ``read(_:)-9gpgz``
+/// - ``asyncRead(_:completion:)``
+/// - ``read(at:_:)-4h52o``
+/// - ``read(at:_:)-8kvdp``
 public final class DatabaseQueue: DatabaseWriter {
   private let connection: SerializedDatabase
 

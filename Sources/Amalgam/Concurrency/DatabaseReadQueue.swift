@@ -28,13 +28,31 @@
 ///
 /// A long read transaction stops checkpoints from getting past it, so the WAL file grows until it ends.
 ///
-/// ## Topics
-/// - Opening: ``init(path:configuration:)``, ``close()``
-/// - Reading: see ``DatabaseReader``
-/// - Long read transactions: ``beginReadTransaction()``, ``updateReadTransaction()``,
-///   ``endReadTransaction()``
-///
 /// Related SQLite documentation: <https://sqlite.org/isolation.html>
+///
+/// ## Topics
+///
+/// ### Opening and closing
+///
+/// - ``init(path:configuration:)``
+/// - ``close()``
+/// - ``path``
+/// - ``configuration``
+///
+/// ### Reading
+///
+/// - ``read(_:)-9uazq``
+/// - ``read(_:)-2lm2``
+/// - ``asyncRead(_:completion:)``
+/// - ``read(at:_:)-2w8r9``
+/// - ``read(at:_:)-296ia``
+///
+/// ### Long read transactions
+///
+/// - ``beginReadTransaction()``
+/// - ``beginReadTransaction(at:)``
+/// - ``updateReadTransaction()``
+/// - ``endReadTransaction()``
 public final class DatabaseReadQueue: DatabaseReader {
   private let connection: SerializedDatabase
 

@@ -21,11 +21,25 @@
 /// `Statement` or `Row` made from it, outside. The async styles enforce this with `@Sendable`
 /// closures and `Sendable` results, which a `Database` is not.
 ///
-/// ## Topics
-/// - Reading: `read(_:)` (blocking and async), ``asyncRead(_:completion:)``
-/// - Snapshots: `read(at:_:)` (blocking and async)
-///
 /// Related SQLite documentation: <https://sqlite.org/isolation.html>
+///
+/// ## Topics
+///
+/// ### Reading
+///
+/// - ``read(_:)-7psog``
+/// - ``read(_:)-6z8g8``
+/// - ``asyncRead(_:completion:)``
+///
+/// ### Reading a snapshot
+///
+/// - ``read(at:_:)-8ikgw``
+/// - ``read(at:_:)-91i3q``
+///
+/// ### Closing
+///
+/// - ``path``
+/// - ``close()``
 public protocol DatabaseReader: AnyObject, Sendable {
   /// The path the database was opened with.
   var path: String { get }

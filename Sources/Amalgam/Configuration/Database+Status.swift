@@ -90,8 +90,10 @@ extension Database {
   /// let hits = try db.status(.cacheHit, reset: true).current   // then start counting again
   /// ```
   ///
-  /// - Parameter reset: set the counter (or its high-water mark) back to its current value afterwards,
-  ///   as SQLite documents for each counter.
+  /// - Parameters:
+  ///   - counter: the counter to read.
+  ///   - reset: set the counter (or its high-water mark) back to its current value afterwards,
+  ///     as SQLite documents for each counter.
   /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/db_status.html>
@@ -113,7 +115,9 @@ extension SQLite {
   /// let largest = try SQLite.status(.mallocSize).highwater
   /// ```
   ///
-  /// - Parameter reset: set the high-water mark back to the current value afterwards.
+  /// - Parameters:
+  ///   - counter: the counter to read.
+  ///   - reset: set the high-water mark back to the current value afterwards.
   /// - Throws: ``SQLiteError`` if SQLite does not know the counter.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/status.html>

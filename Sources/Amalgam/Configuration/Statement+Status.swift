@@ -40,7 +40,9 @@ extension Statement {
   /// if statement.status(.fullscanStep) > 0 { print("consider an index on email") }
   /// ```
   ///
-  /// - Parameter reset: set the counter back to zero afterwards.
+  /// - Parameters:
+  ///   - counter: the counter to read.
+  ///   - reset: set the counter back to zero afterwards.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/stmt_status.html>
   public func status(_ counter: StatementStatus, reset: Bool = false) -> Int {

@@ -79,7 +79,9 @@ extension Database {
   /// }
   /// ```
   ///
-  /// - Parameter name: the savepoint's name; by default a unique one is generated.
+  /// - Parameters:
+  ///   - name: the savepoint's name; by default a unique one is generated.
+  ///   - body: the work to do inside the savepoint; receives this database.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_savepoint.html>
   @discardableResult

@@ -17,13 +17,114 @@ import AmalgamSQLite
 /// let name: String? = try db.prepare(sql: "SELECT name FROM t").front()
 /// ```
 ///
-/// ## Topics
-/// - Opening: ``init()``, ``init(path:options:)``, ``init(url:options:)``, ``temporary()``, ``close()``
-/// - Running SQL: ``execute(sql:)``, ``execute(sql:parameterValues:)``, ``execute(sql:parameters:)``,
-///   ``batch(sql:)``, ``prepare(sql:)``, ``cachedStatement(sql:)``
-/// - Transactions: ``begin(_:)``, ``commit()``, ``rollback()``, ``transaction(_:_:)``, ``savepoint(_:)``
-///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/sqlite3.html>
+///
+/// ## Topics
+///
+/// ### Opening and closing
+///
+/// - ``init()``
+/// - ``init(path:options:)``
+/// - ``init(url:options:)``
+/// - ``temporary()``
+/// - ``OpenOptions``
+/// - ``close()``
+/// - ``isOpen``
+/// - ``path``
+/// - ``filename(schema:)``
+/// - ``isReadOnly``
+/// - ``isReadOnly(schema:)``
+///
+/// ### Running SQL
+///
+/// - ``execute(sql:)``
+/// - ``execute(sql:parameterValues:)``
+/// - ``execute(sql:parameters:)-(_,KeyValuePairs<String,(ParameterBindable)?>)``
+/// - ``execute(sql:parameters:)-(_,Pairs)``
+/// - ``batch(sql:)``
+/// - ``prepare(sql:)``
+/// - ``lastInsertRowid``
+/// - ``changes``
+/// - ``totalChanges``
+/// - ``interrupt()``
+/// - ``isInterrupted``
+/// - ``setBusyTimeout(_:)``
+///
+/// ### Caching statements
+///
+/// - ``cachedStatement(sql:)``
+/// - ``statementCacheCapacity``
+/// - ``cachedStatementCount``
+/// - ``clearStatementCache()``
+///
+/// ### Transactions and savepoints
+///
+/// - ``transaction(_:_:)``
+/// - ``savepoint(_:_:)``
+/// - ``begin(_:)``
+/// - ``commit()``
+/// - ``rollback()``
+/// - ``isInAutocommitMode``
+///
+/// ### SQL functions and collations
+///
+/// - ``addFunction(_:flags:_:)``
+/// - ``addFunction(_:arity:flags:_:)-(_,_,_,([DatabaseValue])->DatabaseValue)``
+/// - ``addFunction(_:arity:flags:_:)-(_,_,_,(FunctionArguments,FunctionContext)->Void)``
+/// - ``addAggregateFunction(_:arity:flags:_:)-(_,_,_,A.Type)``
+/// - ``addAggregateFunction(_:arity:flags:_:)-(_,_,_,()->A)``
+/// - ``addWindowFunction(_:arity:flags:_:)-(_,_,_,W.Type)``
+/// - ``addWindowFunction(_:arity:flags:_:)-(_,_,_,()->W)``
+/// - ``removeFunction(_:arity:)``
+/// - ``addCollation(_:)``
+/// - ``addCollation(_:_:)``
+/// - ``removeCollation(_:)``
+///
+/// ### Hooks
+///
+/// - ``setCommitHook(_:)``
+/// - ``removeCommitHook()``
+/// - ``setRollbackHook(_:)``
+/// - ``removeRollbackHook()``
+/// - ``setUpdateHook(_:)``
+/// - ``removeUpdateHook()``
+/// - ``setPreUpdateHook(_:)``
+/// - ``removePreUpdateHook()``
+/// - ``setAuthorizer(_:)``
+/// - ``removeAuthorizer()``
+/// - ``setTraceHandler(for:_:)``
+/// - ``removeTraceHandler()``
+/// - ``setProgressHandler(every:_:)``
+/// - ``removeProgressHandler()``
+/// - ``setBusyHandler(_:)``
+/// - ``removeBusyHandler()``
+/// - ``setWALHook(_:)``
+/// - ``removeWALHook()``
+///
+/// ### Limits, settings and counters
+///
+/// - ``limit(_:)``
+/// - ``setLimit(_:to:)``
+/// - ``isEnabled(_:)``
+/// - ``setEnabled(_:to:)``
+/// - ``floatingPointDigits()``
+/// - ``setFloatingPointDigits(_:)``
+/// - ``status(_:reset:)``
+///
+/// ### Loading extensions
+///
+/// - ``enableExtensionLoading(_:)``
+/// - ``loadExtension(path:entryPoint:)``
+///
+/// ### WAL checkpoints and snapshots
+///
+/// - ``checkpoint(_:schema:)``
+/// - ``takeSnapshot(schema:)``
+/// - ``openSnapshot(_:schema:)``
+///
+/// ### C API
+///
+/// - ``sqliteHandle``
 public final class Database {
   /// How to open a database file.
   ///
@@ -31,7 +132,7 @@ public final class Database {
   public struct OpenOptions: Sendable, Hashable {
     /// Open read-only (`SQLITE_OPEN_READONLY`); otherwise read-write.
     public var readOnly: Bool
-    /// Create the file if it does not exist (`SQLITE_OPEN_CREATE`). Ignored when ``readOnly``.
+    /// Create the file if it does not exist (`SQLITE_OPEN_CREATE`). Ignored when ``readOnly-property``.
     public var create: Bool
     /// Interpret the path as a URI such as `file:data.db?mode=ro` (`SQLITE_OPEN_URI`).
     public var uri: Bool
@@ -236,7 +337,7 @@ extension Database {
   }
 
   /// Runs one SQL statement with named parameters from any sequence of name/value pairs, such as a
-  /// dictionary. See ``execute(sql:parameters:)-(_,KeyValuePairs<String,(any ParameterBindable)?>)``.
+  /// dictionary. See ``execute(sql:parameters:)-(_,KeyValuePairs<String,(ParameterBindable)?>)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @_disfavoredOverload

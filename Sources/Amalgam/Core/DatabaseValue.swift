@@ -6,7 +6,7 @@
 
 /// A value as SQLite stores it: one of its five storage classes.
 ///
-/// The cases mirror SQLite's storage classes one-to-one. The floating-point case is named ``real``
+/// The cases mirror SQLite's storage classes one-to-one. The floating-point case is named ``real(_:)``
 /// after SQLite's own name for the class (`REAL`, `SQLITE_FLOAT` in C); `Double` is what it holds.
 ///
 /// Equality is structural: `.null == .null`, and `.integer(1) != .real(1.0)` (different classes),

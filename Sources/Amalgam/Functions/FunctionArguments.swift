@@ -25,12 +25,25 @@ import AmalgamSQLite
 /// of range, as an array does: a function registered with a fixed arity always gets that many
 /// arguments, and a variadic function should check ``count``. ``value(at:as:)`` throws instead.
 ///
-/// ## Topics
-/// - Reading: ``subscript(_:)``, ``value(at:as:)``, ``isNull(at:)``, ``int64(at:)``, ``double(at:)``,
-///   ``text(at:)``, ``withUnsafeBytes(at:_:)``, ``subtype(at:)``
-/// - C API: ``sqliteValue(at:)``
-///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+///
+/// ## Topics
+///
+/// ### Reading arguments
+///
+/// - ``count``
+/// - ``subscript(_:)``
+/// - ``value(at:as:)``
+/// - ``isNull(at:)``
+/// - ``int64(at:)``
+/// - ``double(at:)``
+/// - ``text(at:)``
+/// - ``withUnsafeBytes(at:_:)``
+/// - ``subtype(at:)``
+///
+/// ### C API
+///
+/// - ``sqliteValue(at:)``
 public struct FunctionArguments: RandomAccessCollection {
   /// SQLite's `argv`.
   @usableFromInline let values: UnsafeMutablePointer<OpaquePointer?>?

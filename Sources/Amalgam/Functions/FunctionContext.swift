@@ -19,11 +19,21 @@ import AmalgamSQLite
 /// A function that sets no result returns NULL; the last result set wins. A context is valid only
 /// during the call that receives it.
 ///
-/// ## Topics
-/// - ``setResult(_:)``, ``setResultZeroBlob(count:)``, ``setResultJSON(_:)``, ``setResultSubtype(_:)``
-/// - ``jsonSubtype``, ``sqliteContext``
-///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
+///
+/// ## Topics
+///
+/// ### Setting the result
+///
+/// - ``setResult(_:)``
+/// - ``setResultZeroBlob(count:)``
+/// - ``setResultJSON(_:)``
+/// - ``setResultSubtype(_:)``
+/// - ``jsonSubtype``
+///
+/// ### C API
+///
+/// - ``sqliteContext``
 public struct FunctionContext {
   /// The `sqlite3_context*`, for calling SQLite's C API directly.
   public let sqliteContext: OpaquePointer

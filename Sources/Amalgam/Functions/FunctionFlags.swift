@@ -14,10 +14,23 @@ import AmalgamSQLite
 /// try db.addFunction("slug", arity: 1, flags: [.deterministic, .innocuous]) { values in ... }
 /// ```
 ///
-/// ## Topics
-/// - ``deterministic``, ``directOnly``, ``innocuous``, ``subtype``, ``resultSubtype``, ``default``
-///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/c_deterministic.html>
+///
+/// ## Topics
+///
+/// ### Flags
+///
+/// - ``deterministic``
+/// - ``directOnly``
+/// - ``innocuous``
+/// - ``subtype``
+/// - ``resultSubtype``
+/// - ``default``
+///
+/// ### Raw values
+///
+/// - ``init(rawValue:)``
+/// - ``rawValue``
 public struct FunctionFlags: OptionSet, Hashable, Sendable {
   /// The `SQLITE_*` flag bits, as passed to `sqlite3_create_function_v2` with the text encoding.
   public let rawValue: Int32

@@ -28,7 +28,9 @@
     /// previous closure, which is released, as it is by ``removeProgressHandler()`` and when the
     /// database closes.
     ///
-    /// - Parameter instructions: the approximate number of instructions between calls, at least 1.
+    /// - Parameters:
+    ///   - instructions: the approximate number of instructions between calls, at least 1.
+    ///   - handler: returns whether the running statement continues or is interrupted.
     /// - Throws: ``SQLiteError`` with `SQLITE_RANGE` when `instructions` is less than 1;
     ///   ``DatabaseError/databaseClosed`` when the database is closed.
     ///
