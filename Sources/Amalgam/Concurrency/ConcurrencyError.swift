@@ -13,6 +13,7 @@ public enum ConcurrencyError: Error, Hashable, Sendable, CustomStringConvertible
   /// A ``Configuration`` value is out of range (say, a pool with no readers).
   case invalidConfiguration(String)
 
+  /// What went wrong and how to avoid it, in one sentence.
   public var description: String {
     switch self {
     case .reentrantAccess:

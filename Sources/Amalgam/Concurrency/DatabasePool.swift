@@ -108,10 +108,18 @@ public final class DatabasePool: DatabaseWriter {
 
   // MARK: Writing
 
+  /// Runs `body` on the writer connection, after the writes scheduled before it, blocking until done;
+  /// reads go on meanwhile. Opens no transaction; see ``DatabaseWriter/sync(_:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/wal.html>
   public func sync<T>(_ body: (Database) throws -> T) throws -> T {
     try writer.sync(body)
   }
 
+  /// Schedules `body` on the writer connection and returns at once; `completion` receives its result.
+  /// See ``DatabaseWriter/async(_:completion:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/wal.html>
   public func async<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void
@@ -119,6 +127,10 @@ public final class DatabasePool: DatabaseWriter {
     writer.async(body, completion: completion)
   }
 
+  /// Runs `body` on the writer connection without blocking the calling task; cancelling the task
+  /// interrupts it. Opens no transaction; see ``DatabaseWriter/write(_:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
   public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try await writer.perform(body)
   }
@@ -147,6 +159,10 @@ public final class DatabasePool: DatabaseWriter {
     return try await reader.perform { db in try db.readInTransaction(body) }
   }
 
+  /// Schedules `body` to run in a read transaction on the next free reader and returns at once;
+  /// `completion` receives its result.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/isolation.html>
   public func asyncRead<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void

@@ -89,10 +89,18 @@ public final class DatabaseQueue: DatabaseWriter {
     try self.init(path: ":memory:", configuration: configuration)
   }
 
+  /// Runs `body` on the connection, after the closures scheduled before it, blocking until done.
+  /// Opens no transaction; see ``DatabaseWriter/sync(_:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/threadsafe.html>
   public func sync<T>(_ body: (Database) throws -> T) throws -> T {
     try connection.sync(body)
   }
 
+  /// Schedules `body` on the connection, after the closures scheduled before it, and returns at once;
+  /// `completion` receives its result. See ``DatabaseWriter/async(_:completion:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/threadsafe.html>
   public func async<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void
@@ -100,6 +108,10 @@ public final class DatabaseQueue: DatabaseWriter {
     connection.async(body, completion: completion)
   }
 
+  /// Runs `body` on the connection without blocking the calling task; cancelling the task interrupts
+  /// it. Opens no transaction; see ``DatabaseWriter/write(_:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
   public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try await connection.perform(body)
   }
@@ -123,6 +135,10 @@ public final class DatabaseQueue: DatabaseWriter {
       { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
   }
 
+  /// Schedules `body` to run in a read transaction and returns at once; `completion` receives its
+  /// result. The connection refuses writes meanwhile (`PRAGMA query_only`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
   public func asyncRead<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void

@@ -75,14 +75,29 @@ public final class DatabaseReadQueue: DatabaseReader {
     connection = try SerializedDatabase(database: database, label: "\(configuration.label).readqueue")
   }
 
+  /// Runs `body` in a read transaction (or in the long read transaction, if one is open), blocking.
+  ///
+  /// - Throws: ``ConcurrencyError/reentrantAccess`` when called from inside one of this queue's
+  ///   closures, and whatever `body` throws.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/isolation.html>
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
     try connection.sync { db in try db.readInTransaction(body) }
   }
 
+  /// Runs `body` in a read transaction (or in the long read transaction, if one is open) without
+  /// blocking the calling task. Cancelling the task interrupts the running statement and throws
+  /// `CancellationError`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
   public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try await connection.perform { db in try db.readInTransaction(body) }
   }
 
+  /// Schedules `body` to run in a read transaction (or in the long read transaction, if one is open)
+  /// and returns at once; `completion` receives its result.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/isolation.html>
   public func asyncRead<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void

@@ -39,6 +39,7 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A `Codable` value could not be encoded into parameters or decoded from a row.
   case codingFailed(String)
 
+  /// What went wrong, naming the column, parameter or SQL involved.
   public var description: String {
     switch self {
     case let .conversionFailed(column, type, found, reason):

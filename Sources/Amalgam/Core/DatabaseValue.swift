@@ -79,18 +79,22 @@ extension DatabaseValue: CustomStringConvertible {
 }
 
 extension DatabaseValue: ExpressibleByNilLiteral {
+  /// `nil` is ``null``: `let value: DatabaseValue = nil`.
   public init(nilLiteral: ()) { self = .null }
 }
 
 extension DatabaseValue: ExpressibleByIntegerLiteral {
+  /// An integer literal is an ``integer(_:)``: `let value: DatabaseValue = 42`.
   public init(integerLiteral value: Int64) { self = .integer(value) }
 }
 
 extension DatabaseValue: ExpressibleByFloatLiteral {
+  /// A floating-point literal is a ``real(_:)``: `let value: DatabaseValue = 1.5`.
   public init(floatLiteral value: Double) { self = .real(value) }
 }
 
 extension DatabaseValue: ExpressibleByStringLiteral {
+  /// A string literal is a ``text(_:)``: `let value: DatabaseValue = "Ada"`.
   public init(stringLiteral value: String) { self = .text(value) }
 }
 

@@ -18,6 +18,8 @@ extension Data: ParameterBindable, ColumnConvertible {
     }
   }
 
+  /// Copies the bytes of a BLOB or TEXT column straight from SQLite; other storage classes as
+  /// ``init(databaseValue:)``.
   @inlinable
   public init(row: borrowing Row, at index: Int32) throws {
     var bytes: UnsafeRawPointer?

@@ -50,6 +50,7 @@ public enum SQLite {
     /// `SQLITE_THREADSAFE=2`, the default: each connection is used by one thread at a time.
     case multiThread = 2
 
+    /// SQLite's name for the mode: "single-thread", "serialized" or "multi-thread".
     public var description: String {
       switch self {
       case .singleThread: "single-thread"

@@ -159,6 +159,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     self.init(code: ResultCode(rawValue: extended), message: message, sql: sql, offset: offset)
   }
 
+  /// The extended code, its name, SQLite's message and, when known, the SQL.
   public var description: String {
     var text = "SQLite error \(extendedCode.rawValue) (\(code.description)): \(message)"
     if let sql { text += " — in \"\(sql)\"" }

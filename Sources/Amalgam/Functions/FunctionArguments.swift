@@ -56,7 +56,9 @@ public struct FunctionArguments: RandomAccessCollection {
     self.values = values
   }
 
+  /// 0: the first argument's index.
   public var startIndex: Int { 0 }
+  /// ``count``: one past the last argument's index.
   public var endIndex: Int { count }
 
   /// The `sqlite3_value*` of argument `index`, for calling SQLite's C API directly.
