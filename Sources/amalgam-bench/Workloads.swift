@@ -67,6 +67,47 @@ func insertedChecksum(_ handle: OpaquePointer) throws -> Int {
   return Int(sqlite3_column_double(statement, 0)) &+ Int(sqlite3_column_int64(statement, 1))
 }
 
+/// Workloads 4 and 10 through the C API: look each parameter name up once, then bind by index.
+func namedInsertC(_ handle: OpaquePointer) throws -> Int {
+  try checkC(sqlite3_exec(handle, "BEGIN", nil, nil, nil), handle)
+  let statement = try prepareC(handle, namedInsertSQL)
+  let indexes = columnNames.map { sqlite3_bind_parameter_index(statement, ":" + $0) }
+  for row in 0..<insertRowCount {
+    for (column, index) in indexes.enumerated() {
+      sqlite3_bind_int64(statement, index, Int64(row * 10 + column))
+    }
+    try checkC(sqlite3_step(statement), handle, SQLITE_DONE)
+    sqlite3_reset(statement)
+  }
+  sqlite3_finalize(statement)
+  try checkC(sqlite3_exec(handle, "COMMIT", nil, nil, nil), handle)
+  return try insertedChecksum(handle)
+}
+
+/// Workloads 7 and 11 through the C API: owned copies of the text and the blob, as Swift makes.
+func textAndBlobC(_ handle: OpaquePointer) throws -> Int {
+  let statement = try prepareC(handle, "SELECT title, payload FROM documents")
+  defer { sqlite3_finalize(statement) }
+  // A String and a Data are owned copies, so the C side makes owned copies too (malloc and memcpy,
+  // as strdup would), and frees them.
+  var sum = 0
+  while sqlite3_step(statement) == SQLITE_ROW {
+    let textBytes = sqlite3_column_text(statement, 0)
+    let textCount = Int(sqlite3_column_bytes(statement, 0))
+    let blobBytes = sqlite3_column_blob(statement, 1)
+    let blobCount = Int(sqlite3_column_bytes(statement, 1))
+    guard let textBytes, let blobBytes, let text = malloc(textCount + 1), let blob = malloc(blobCount) else {
+      throw BenchmarkFailure(description: "out of memory")
+    }
+    memcpy(text, textBytes, textCount)
+    memcpy(blob, blobBytes, blobCount)
+    sum &+= textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
+    free(text)
+    free(blob)
+  }
+  return sum
+}
+
 func allWorkloads() -> [Workload] {
   [
     Workload(
@@ -155,21 +196,7 @@ func allWorkloads() -> [Workload] {
     Workload(
       number: 4, name: "insert 20k rows x 10 ints, named parameters", target: 1.25,
       prepareRun: emptyInserted,
-      c: { handle in
-        try checkC(sqlite3_exec(handle, "BEGIN", nil, nil, nil), handle)
-        let statement = try prepareC(handle, namedInsertSQL)
-        let indexes = columnNames.map { sqlite3_bind_parameter_index(statement, ":" + $0) }
-        for row in 0..<insertRowCount {
-          for (column, index) in indexes.enumerated() {
-            sqlite3_bind_int64(statement, index, Int64(row * 10 + column))
-          }
-          try checkC(sqlite3_step(statement), handle, SQLITE_DONE)
-          sqlite3_reset(statement)
-        }
-        sqlite3_finalize(statement)
-        try checkC(sqlite3_exec(handle, "COMMIT", nil, nil, nil), handle)
-        return try insertedChecksum(handle)
-      },
+      c: namedInsertC,
       amalgam: { db in
         try db.transaction { db in
           let statement = try db.prepare(sql: namedInsertSQL)
@@ -252,28 +279,7 @@ func allWorkloads() -> [Workload] {
       }),
     Workload(
       number: 7, name: "fetch 100k rows of 30-char text + 64-byte blob", target: 1.25,
-      c: { handle in
-        let statement = try prepareC(handle, "SELECT title, payload FROM documents")
-        defer { sqlite3_finalize(statement) }
-        // A String and a Data are owned copies, so the C side makes owned copies too (malloc and memcpy,
-        // as strdup would), and frees them.
-        var sum = 0
-        while sqlite3_step(statement) == SQLITE_ROW {
-          let textBytes = sqlite3_column_text(statement, 0)
-          let textCount = Int(sqlite3_column_bytes(statement, 0))
-          let blobBytes = sqlite3_column_blob(statement, 1)
-          let blobCount = Int(sqlite3_column_bytes(statement, 1))
-          guard let textBytes, let blobBytes, let text = malloc(textCount + 1), let blob = malloc(blobCount) else {
-            throw BenchmarkFailure(description: "out of memory")
-          }
-          memcpy(text, textBytes, textCount)
-          memcpy(blob, blobBytes, blobCount)
-          sum &+= textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
-          free(text)
-          free(blob)
-        }
-        return sum
-      },
+      c: textAndBlobC,
       amalgam: { db in
         let statement = try db.prepare(sql: "SELECT title, payload FROM documents")
         var sum = 0
@@ -323,21 +329,7 @@ func allWorkloads() -> [Workload] {
     Workload(
       number: 10, name: "insert 20k rows x 10 ints, named parameters as a literal", target: 2.0,
       prepareRun: emptyInserted,
-      c: { handle in
-        try checkC(sqlite3_exec(handle, "BEGIN", nil, nil, nil), handle)
-        let statement = try prepareC(handle, namedInsertSQL)
-        let indexes = columnNames.map { sqlite3_bind_parameter_index(statement, ":" + $0) }
-        for row in 0..<insertRowCount {
-          for (column, index) in indexes.enumerated() {
-            sqlite3_bind_int64(statement, index, Int64(row * 10 + column))
-          }
-          try checkC(sqlite3_step(statement), handle, SQLITE_DONE)
-          sqlite3_reset(statement)
-        }
-        sqlite3_finalize(statement)
-        try checkC(sqlite3_exec(handle, "COMMIT", nil, nil, nil), handle)
-        return try insertedChecksum(handle)
-      },
+      c: namedInsertC,
       amalgam: { db in
         try db.transaction { db in
           let statement = try db.prepare(sql: namedInsertSQL)
@@ -353,28 +345,7 @@ func allWorkloads() -> [Workload] {
       }),
     Workload(
       number: 11, name: "fetch 100k rows of 30-char text + 64-byte blob as [UInt8]", target: 1.25,
-      c: { handle in
-        let statement = try prepareC(handle, "SELECT title, payload FROM documents")
-        defer { sqlite3_finalize(statement) }
-        // A String and a Data are owned copies, so the C side makes owned copies too (malloc and memcpy,
-        // as strdup would), and frees them.
-        var sum = 0
-        while sqlite3_step(statement) == SQLITE_ROW {
-          let textBytes = sqlite3_column_text(statement, 0)
-          let textCount = Int(sqlite3_column_bytes(statement, 0))
-          let blobBytes = sqlite3_column_blob(statement, 1)
-          let blobCount = Int(sqlite3_column_bytes(statement, 1))
-          guard let textBytes, let blobBytes, let text = malloc(textCount + 1), let blob = malloc(blobCount) else {
-            throw BenchmarkFailure(description: "out of memory")
-          }
-          memcpy(text, textBytes, textCount)
-          memcpy(blob, blobBytes, blobCount)
-          sum &+= textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
-          free(text)
-          free(blob)
-        }
-        return sum
-      },
+      c: textAndBlobC,
       amalgam: { db in
         let statement = try db.prepare(sql: "SELECT title, payload FROM documents")
         var sum = 0
