@@ -205,6 +205,7 @@ public final class Database {
       throw error
     }
     connectionBox = Connection(handle: handle, extendedResultCodes: options.extendedResultCodes)
+    connectionBox.installTransactionHooks(handle)
     if options.extendedResultCodes { sqlite3_extended_result_codes(handle, 1) }
     var message: UnsafeMutablePointer<CChar>?
     let registered = amalgam_register_extensions(handle, &message)
@@ -262,7 +263,11 @@ public final class Database {
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
     connectionBox.handle = nil
     // With no statement left, SQLite has really closed the connection and will call no callback again.
-    if isKnownUniquelyReferenced(&connectionBox) { connectionBox.retainedCallbacks.removeAll() }
+    if isKnownUniquelyReferenced(&connectionBox) {
+      connectionBox.retainedCallbacks.removeAll()
+      connectionBox.commitHook = nil
+      connectionBox.rollbackHook = nil
+    }
   }
 
   /// True until ``close()`` is called.
@@ -484,6 +489,22 @@ final class Connection {
   /// Whether errors report extended result codes (``Database/OpenOptions/extendedResultCodes``).
   let extendedResultCodes: Bool
 
+  /// The callback running now that SQLite forbids to use this connection (see
+  /// ``RestrictedCallback``), or `nil`. While it is set, ``withHandle(_:)`` refuses to run: every
+  /// statement, prepare, registration and close goes through it.
+  // Unchecked: read on every call into SQLite; only the thread using the connection touches it.
+  @exclusivity(unchecked) @usableFromInline var restrictedCallback: RestrictedCallback?
+
+  /// How many transactions have committed and rolled back on this connection, counted by the commit
+  /// and rollback hooks that every connection carries. `Database.transaction` reads them to tell what
+  /// became of a transaction that its body ended.
+  @exclusivity(unchecked) var commitCount = 0
+  @exclusivity(unchecked) var rollbackCount = 0
+
+  /// The user's commit and rollback hooks, called by the connection's own hooks.
+  var commitHook: (() -> CommitDecision)?
+  var rollbackHook: (() -> Void)?
+
   /// The error SQLite reports for `rc` on this connection.
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
     SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
@@ -502,13 +523,74 @@ final class Connection {
 
   /// Runs `body` with the open handle, holding the connection for the calling thread.
   ///
-  /// - Throws: ``DatabaseError/databaseClosed`` or ``DatabaseError/concurrentUse``.
+  /// - Throws: ``DatabaseError/databaseClosed``, ``DatabaseError/concurrentUse``, or
+  ///   ``DatabaseError/reentrantCall(callback:)`` from inside a callback that must not use the connection.
   @inlinable
   func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     guard let handle else { throw DatabaseError.databaseClosed }
+    if let restrictedCallback { throw DatabaseError.reentrantCall(callback: restrictedCallback.description) }
     let claim = amalgam_claim(owner)
     if claim < 0 { throw DatabaseError.concurrentUse }
     defer { if claim > 0 { amalgam_release(owner) } }
     return try body(handle)
+  }
+}
+
+/// The callbacks that SQLite forbids to use the connection that invoked them: running, preparing or
+/// finalizing statements, changing registrations or closing it from inside them is undefined behaviour
+/// in SQLite. While one runs, the connection refuses such calls with
+/// ``DatabaseError/reentrantCall(callback:)``. (The WAL hook and the trace callback may use the
+/// connection, as may SQL functions.)
+@usableFromInline
+enum RestrictedCallback: CustomStringConvertible {
+  case busyHandler, commitHook, rollbackHook, updateHook, preUpdateHook, authorizer, progressHandler, collation
+
+  @usableFromInline var description: String {
+    switch self {
+    case .busyHandler: "busy handler"
+    case .commitHook: "commit hook"
+    case .rollbackHook: "rollback hook"
+    case .updateHook: "update hook"
+    case .preUpdateHook: "pre-update hook"
+    case .authorizer: "authorizer"
+    case .progressHandler: "progress handler"
+    case .collation: "collation function"
+    }
+  }
+}
+
+extension Connection {
+  /// Runs a callback that must not use this connection: calls into it fail while `body` runs.
+  @inline(__always)
+  func restricting<R>(_ callback: RestrictedCallback, _ body: () throws -> R) rethrows -> R {
+    let previous = restrictedCallback
+    restrictedCallback = callback
+    defer { restrictedCallback = previous }
+    return try body()
+  }
+
+  /// Installs the commit and rollback hooks that every connection carries: they count commits and
+  /// rollbacks, and call the user's hooks (`Database.setCommitHook`, `setRollbackHook`). SQLite gets
+  /// this box as user data without a reference: statements keep the box alive until SQLite has
+  /// finished with the handle, so the hooks never outlive it.
+  func installTransactionHooks(_ handle: OpaquePointer) {
+    let userData = Unmanaged.passUnretained(self).toOpaque()
+    sqlite3_commit_hook(
+      handle,
+      { userData in
+        guard let userData else { return 0 }
+        let connection = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
+        let decision = connection.commitHook.map { hook in connection.restricting(.commitHook, hook) } ?? .commit
+        if decision == .commit { connection.commitCount += 1 }
+        return decision == .commit ? 0 : 1
+      }, userData)
+    sqlite3_rollback_hook(
+      handle,
+      { userData in
+        guard let userData else { return }
+        let connection = Unmanaged<Connection>.fromOpaque(userData).takeUnretainedValue()
+        connection.rollbackCount += 1
+        if let hook = connection.rollbackHook { connection.restricting(.rollbackHook, hook) }
+      }, userData)
   }
 }

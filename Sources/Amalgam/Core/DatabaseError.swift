@@ -38,6 +38,22 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   case transactionState(String)
   /// A `Codable` value could not be encoded into parameters or decoded from a row.
   case codingFailed(String)
+  /// A value that SQLite handed to a callback, and that is valid only while the callback runs, was used
+  /// after the callback returned (it was kept in a variable or a collection). The associated text says
+  /// what the value is. Copy what you need out of such values during the call. See
+  /// <doc:CustomFunctionsAndHooks#Values-valid-only-during-a-callback>.
+  case callbackValueExpired(String)
+  /// A callback that SQLite forbids to use its own connection (a busy handler, commit, rollback, update
+  /// or pre-update hook, authorizer, progress handler or collation) tried to use it. The call did not
+  /// run. The associated text names the callback.
+  case reentrantCall(callback: String)
+  /// The SQL text contains a NUL character, which SQLite treats as the end of the text: everything after
+  /// it would be silently ignored. `offset` is the NUL's byte offset in the UTF-8 of `sql`.
+  case nulCharacterInSQL(sql: String, offset: Int)
+  /// The body of ``Database/transaction(_:_:)`` or ``Database/savepoint(_:_:)`` ended the transaction or
+  /// savepoint itself (with `COMMIT`, `END`, `ROLLBACK` or `RELEASE`). `outcome` says what became of
+  /// the body's work.
+  case transactionEndedInBody(TransactionEndedInBody)
 
   /// What went wrong, naming the column, parameter or SQL involved.
   public var description: String {
@@ -73,6 +89,67 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return message
     case let .codingFailed(message):
       return message
+    case let .callbackValueExpired(subject):
+      return
+        "Used after its callback returned: \(subject). Such values are valid only during the call; "
+        + "copy what you need out of them inside the callback"
+    case let .reentrantCall(callback):
+      return
+        "The database connection was used from inside its \(callback), which SQLite forbids: "
+        + "such a callback must not run statements on, prepare statements for, or close its own connection"
+    case let .nulCharacterInSQL(sql, offset):
+      let shown = String(decoding: sql.utf8.prefix(offset), as: UTF8.self)
+      return
+        "The SQL contains a NUL character at byte \(offset) (after \"\(shown)\"); SQLite would ignore "
+        + "everything after it"
+    case let .transactionEndedInBody(ended):
+      return ended.description
     }
+  }
+}
+
+/// How the body of ``Database/transaction(_:_:)`` or ``Database/savepoint(_:_:)`` ended the transaction
+/// or savepoint that it was given, and so what became of its work. Carried by
+/// ``DatabaseError/transactionEndedInBody(_:)``.
+public struct TransactionEndedInBody: Hashable, Sendable, CustomStringConvertible {
+  /// What became of the body's work.
+  public enum Outcome: Hashable, Sendable {
+    /// The work was committed (`COMMIT` or `END`, or `RELEASE` of the outermost savepoint): it is in
+    /// the database.
+    case committed
+    /// The work was rolled back (`ROLLBACK`, or an error that made SQLite roll back): it is gone.
+    case rolledBack
+    /// The savepoint was released by the body (`RELEASE`) while an enclosing transaction stays open:
+    /// the work is kept in that transaction, which commits or rolls back with it.
+    case releasedIntoEnclosingTransaction
+    /// The transaction ended but had written nothing, so there was no work to keep or lose.
+    case endedWithoutWrites
+  }
+
+  /// `"transaction"`, or `"savepoint \"name\""`.
+  public var scope: String
+  /// What became of the work.
+  public var outcome: Outcome
+
+  /// Creates a description of a transaction or savepoint that its body ended.
+  public init(scope: String, outcome: Outcome) {
+    self.scope = scope
+    self.outcome = outcome
+  }
+
+  /// Says which scope the body ended and what became of its work.
+  public var description: String {
+    let what: String
+    switch outcome {
+    case .committed: what = "its work was committed"
+    case .rolledBack: what = "its work was rolled back"
+    case .releasedIntoEnclosingTransaction:
+      what = "its work is kept in the enclosing transaction, which is still open"
+    case .endedWithoutWrites: what = "it had written nothing"
+    }
+    return
+      "The body of the \(scope) ended it itself (with COMMIT, END, ROLLBACK or RELEASE): \(what). "
+      + "Let the \(scope.hasPrefix("savepoint") ? "savepoint" : "transaction") end when the body returns, "
+      + "and throw from the body to roll it back"
   }
 }

@@ -89,10 +89,13 @@ final class AggregateFunction {
   let final: (OpaquePointer) throws -> DatabaseValue
   let inverse: ((OpaquePointer, FunctionArguments) throws -> Void)?
   let value: ((OpaquePointer) throws -> DatabaseValue)?
+  /// The lifetime of each step's and inverse's arguments.
+  let scope: CallbackScope
 
   init<A: SQLAggregateFunction>(name: String, flags: FunctionFlags, makeState: @escaping () -> A) {
     self.name = name
     self.flags = flags
+    scope = CallbackScope(subject: "the arguments of a call to aggregate function \"\(name)\"")
     step = { context, arguments in try AggregateState.state(in: context, makeState).pointee.step(arguments) }
     final = { context in try (AggregateState<A>.take(from: context) ?? makeState()).final() }
     inverse = nil
@@ -102,6 +105,7 @@ final class AggregateFunction {
   init<W: SQLAggregateWindowFunction>(name: String, flags: FunctionFlags, windowState makeState: @escaping () -> W) {
     self.name = name
     self.flags = flags
+    scope = CallbackScope(subject: "the arguments of a call to aggregate function \"\(name)\"")
     step = { context, arguments in try AggregateState.state(in: context, makeState).pointee.step(arguments) }
     final = { context in try (AggregateState<W>.take(from: context) ?? makeState()).final() }
     inverse = { context, arguments in try AggregateState.state(in: context, makeState).pointee.inverse(arguments) }
@@ -161,10 +165,12 @@ private func aggregate(_ context: OpaquePointer) -> AggregateFunction? {
 /// SQLite's xStep.
 private func stepAggregate(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
   guard let context, let function = aggregate(context) else { return }
-  do {
-    try function.step(context, FunctionArguments(count: count, values: values))
-  } catch {
-    setFunctionError(error, on: context)
+  function.scope.run { token in
+    do {
+      try function.step(context, FunctionArguments(count: count, values: values, token: token))
+    } catch {
+      setFunctionError(error, on: context)
+    }
   }
 }
 
@@ -173,10 +179,12 @@ private func inverseAggregate(
   _ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?
 ) {
   guard let context, let function = aggregate(context), let inverse = function.inverse else { return }
-  do {
-    try inverse(context, FunctionArguments(count: count, values: values))
-  } catch {
-    setFunctionError(error, on: context)
+  function.scope.run { token in
+    do {
+      try inverse(context, FunctionArguments(count: count, values: values, token: token))
+    } catch {
+      setFunctionError(error, on: context)
+    }
   }
 }
 

@@ -66,6 +66,7 @@ extension Database {
   /// replaced, or the connection closes; unlike the function APIs, not when registration fails, so a
   /// failure releases it here.
   private func createCollation(_ name: String, _ function: CollationFunction) throws {
+    function.connection = connectionBox
     let rc = try connectionBox.withHandle { handle in
       let userData = Unmanaged.passRetained(function).toOpaque()
       let rc = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, userData, compareCollation, releaseFunctionBox)
@@ -80,6 +81,11 @@ extension Database {
 final class CollationFunction {
   let compare: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
 
+  /// The connection the collation is registered on, which SQLite forbids the comparison to use.
+  /// Unowned: SQLite calls the collation only while it holds the handle, and the connection box
+  /// outlives the handle (statements keep it until SQLite has finished with it).
+  unowned(unsafe) var connection: Connection?
+
   init(compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult) {
     self.compare = compare
   }
@@ -93,9 +99,14 @@ private func compareCollation(
   guard let userData else { return 0 }
   // Registered only with a CollationFunction as its user data (in createCollation above).
   let function = Unmanaged<CollationFunction>.fromOpaque(userData).takeUnretainedValue()
-  let result = function.compare(
-    UnsafeRawBufferPointer(start: leftCount > 0 ? left : nil, count: Int(Swift.max(leftCount, 0))),
-    UnsafeRawBufferPointer(start: rightCount > 0 ? right : nil, count: Int(Swift.max(rightCount, 0))))
+  let leftBytes = UnsafeRawBufferPointer(start: leftCount > 0 ? left : nil, count: Int(Swift.max(leftCount, 0)))
+  let rightBytes = UnsafeRawBufferPointer(start: rightCount > 0 ? right : nil, count: Int(Swift.max(rightCount, 0)))
+  let result =
+    if let connection = function.connection {
+      connection.restricting(.collation) { function.compare(leftBytes, rightBytes) }
+    } else {
+      function.compare(leftBytes, rightBytes)
+    }
   switch result {
   case .orderedAscending: return -1
   case .orderedSame: return 0

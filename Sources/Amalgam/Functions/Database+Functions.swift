@@ -191,11 +191,14 @@ final class ScalarFunction {
   let name: String
   let flags: FunctionFlags
   let body: (FunctionArguments, FunctionContext) throws -> Void
+  /// The lifetime of each call's arguments and context.
+  let scope: CallbackScope
 
   init(name: String, flags: FunctionFlags, body: @escaping (FunctionArguments, FunctionContext) throws -> Void) {
     self.name = name
     self.flags = flags
     self.body = body
+    scope = CallbackScope(subject: "the arguments or context of a call to SQL function \"\(name)\"")
   }
 }
 
@@ -206,12 +209,14 @@ private func callScalarFunction(
   guard let context, let userData = sqlite3_user_data(context) else { return }
   // Registered only with a ScalarFunction as its user data (in addFunction above).
   let function = Unmanaged<ScalarFunction>.fromOpaque(userData).takeUnretainedValue()
-  do {
-    try function.body(
-      FunctionArguments(count: count, values: values),
-      FunctionContext(context, flags: function.flags, name: function.name))
-  } catch {
-    setFunctionError(error, on: context)
+  function.scope.run { token in
+    do {
+      try function.body(
+        FunctionArguments(count: count, values: values, token: token),
+        FunctionContext(context, flags: function.flags, name: function.name, token: token))
+    } catch {
+      setFunctionError(error, on: context)
+    }
   }
 }
 

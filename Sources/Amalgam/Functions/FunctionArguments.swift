@@ -18,12 +18,17 @@ import AmalgamSQLite
 /// }
 /// ```
 ///
-/// Arguments are valid only during the call that receives them: do not keep them, or the buffers
-/// that ``withUnsafeBytes(at:_:)`` exposes, after the function returns. Copy values out instead.
+/// Arguments are valid only during the call that receives them. Arguments kept after the function
+/// returned (stored in a variable or an array) never reach SQLite again: ``value(at:as:)`` throws
+/// ``DatabaseError/callbackValueExpired(_:)``, and the non-throwing readers return what they return for
+/// NULL. Copy values out during the call instead. See
+/// <doc:CustomFunctionsAndHooks#Values-valid-only-during-a-callback>.
 ///
-/// Indexes run from 0 to ``count`` - 1. The subscript and the non-throwing readers trap on an index out
-/// of range, as an array does: a function registered with a fixed arity always gets that many
-/// arguments, and a variadic function should check ``count``. ``value(at:as:)`` throws instead.
+/// Indexes run from 0 to ``count`` - 1. An index out of range does not trap: ``value(at:as:)`` throws
+/// an ``SQLiteError`` with code ``ResultCode/range``, and the subscript and the non-throwing readers
+/// read it as NULL (the subscript gives ``DatabaseValue/null``, ``int64(at:)`` 0, ``text(at:)`` `nil`).
+/// A function registered with a fixed arity always gets that many arguments; a variadic function
+/// should check ``count``.
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
 ///
@@ -40,6 +45,7 @@ import AmalgamSQLite
 /// - ``text(at:)``
 /// - ``withUnsafeBytes(at:_:)``
 /// - ``subtype(at:)``
+/// - ``isValid``
 ///
 /// ### C API
 ///
@@ -48,30 +54,34 @@ public struct FunctionArguments: RandomAccessCollection {
   /// SQLite's `argv`.
   @usableFromInline let values: UnsafeMutablePointer<OpaquePointer?>?
 
+  /// The call these arguments belong to.
+  @usableFromInline let token: CallbackToken
+
   /// The number of arguments of this call.
   public let count: Int
 
-  @usableFromInline init(count: Int32, values: UnsafeMutablePointer<OpaquePointer?>?) {
+  @usableFromInline init(count: Int32, values: UnsafeMutablePointer<OpaquePointer?>?, token: CallbackToken) {
     self.count = values == nil ? 0 : Int(Swift.max(count, 0))
     self.values = values
+    self.token = token
   }
+
+  /// True while the function call that received these arguments is running; false once it returned.
+  public var isValid: Bool { token.isActive }
 
   /// 0: the first argument's index.
   public var startIndex: Int { 0 }
   /// ``count``: one past the last argument's index.
   public var endIndex: Int { count }
 
-  /// The `sqlite3_value*` of argument `index`, for calling SQLite's C API directly.
+  /// The `sqlite3_value*` of argument `index`, for calling SQLite's C API directly; `nil` for an index
+  /// out of range, and once the call has returned. Use it only during the call.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value.html>
   @inlinable
-  public func sqliteValue(at index: Int) -> OpaquePointer {
-    precondition(index >= 0 && index < count, "Argument index \(index) is out of range 0..<\(count)")
-    // SQLite passes `count` non-null values, so this holds for every index in range.
-    guard let values, let value = values[index] else {
-      preconditionFailure("SQLite passed no value for argument \(index)")
-    }
-    return value
+  public func sqliteValue(at index: Int) -> OpaquePointer? {
+    guard index >= 0 && index < count, token.isActive, let values else { return nil }
+    return values[index]
   }
 
   /// Argument `index` as stored. TEXT that is not valid UTF-8 is repaired (invalid bytes become
@@ -79,7 +89,7 @@ public struct FunctionArguments: RandomAccessCollection {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public subscript(index: Int) -> DatabaseValue {
-    let value = sqliteValue(at: index)
+    guard let value = sqliteValue(at: index) else { return .null }
     switch sqlite3_value_type(value) {
     case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
     case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
@@ -106,7 +116,8 @@ public struct FunctionArguments: RandomAccessCollection {
   @inlinable
   public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
     guard index >= 0 && index < count else { throw indexOutOfRange(index) }
-    return try T(sqliteValue: sqliteValue(at: index))
+    guard token.isActive, let values, let value = values[index] else { throw token.expired() }
+    return try T(sqliteValue: value)
   }
 
   @usableFromInline
@@ -115,12 +126,13 @@ public struct FunctionArguments: RandomAccessCollection {
       code: .range, message: "Argument index \(index) is out of range; the function received \(count) argument(s)")
   }
 
-  /// True when argument `index` is NULL.
+  /// True when argument `index` is NULL (also for an index out of range, and after the call).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   @inlinable
   public func isNull(at index: Int) -> Bool {
-    sqlite3_value_type(sqliteValue(at: index)) == SQLITE_NULL
+    guard let value = sqliteValue(at: index) else { return true }
+    return sqlite3_value_type(value) == SQLITE_NULL
   }
 
   /// Argument `index` as a 64-bit integer, converted by SQLite's own rules (`sqlite3_value_int64`):
@@ -130,7 +142,8 @@ public struct FunctionArguments: RandomAccessCollection {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   @inlinable
   public func int64(at index: Int) -> Int64 {
-    sqlite3_value_int64(sqliteValue(at: index))
+    guard let value = sqliteValue(at: index) else { return 0 }
+    return sqlite3_value_int64(value)
   }
 
   /// Argument `index` as a `Double`, converted by SQLite's own rules (`sqlite3_value_double`): NULL is
@@ -139,7 +152,8 @@ public struct FunctionArguments: RandomAccessCollection {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   @inlinable
   public func double(at index: Int) -> Double {
-    sqlite3_value_double(sqliteValue(at: index))
+    guard let value = sqliteValue(at: index) else { return 0 }
+    return sqlite3_value_double(value)
   }
 
   /// Argument `index` as text, converted by SQLite's own rules (`sqlite3_value_text`): numbers become
@@ -147,14 +161,13 @@ public struct FunctionArguments: RandomAccessCollection {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public func text(at index: Int) -> String? {
-    let value = sqliteValue(at: index)
-    if sqlite3_value_type(value) == SQLITE_NULL { return nil }
+    guard let value = sqliteValue(at: index), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
     return Self.text(of: value)
   }
 
   /// Calls `body` with the bytes of argument `index`, in place, without copying them: the UTF-8 of
-  /// TEXT, the bytes of a BLOB, SQLite's text form of a number, nothing for NULL. The buffer is valid
-  /// only inside `body`.
+  /// TEXT, the bytes of a BLOB, SQLite's text form of a number, nothing for NULL (and for an index out
+  /// of range, or after the call). The buffer is valid only inside `body`.
   ///
   /// ```swift
   /// let checksum = arguments.withUnsafeBytes(at: 0) { bytes in bytes.reduce(0, &+) }
@@ -162,7 +175,7 @@ public struct FunctionArguments: RandomAccessCollection {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public func withUnsafeBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-    let value = sqliteValue(at: index)
+    guard let value = sqliteValue(at: index) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
     // Ask for the pointer first, then the length: the length is that of the representation just made.
     let start: UnsafeRawPointer? =
       sqlite3_value_type(value) == SQLITE_BLOB
@@ -179,7 +192,8 @@ public struct FunctionArguments: RandomAccessCollection {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_subtype.html>
   @inlinable
   public func subtype(at index: Int) -> UInt32 {
-    sqlite3_value_subtype(sqliteValue(at: index))
+    guard let value = sqliteValue(at: index) else { return 0 }
+    return sqlite3_value_subtype(value)
   }
 
   /// The UTF-8 text of `value`, with one copy into the string.

@@ -17,7 +17,10 @@ import AmalgamSQLite
 /// ```
 ///
 /// A function that sets no result returns NULL; the last result set wins. A context is valid only
-/// during the call that receives it.
+/// during the call that receives it: kept after the function returned, it never reaches SQLite again
+/// (``setResult(_:)`` and ``setResultZeroBlob(count:)`` do nothing, the throwing setters throw
+/// ``DatabaseError/callbackValueExpired(_:)``, and ``sqliteContext`` is `nil`). See
+/// <doc:CustomFunctionsAndHooks#Values-valid-only-during-a-callback>.
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
 ///
@@ -34,9 +37,13 @@ import AmalgamSQLite
 /// ### C API
 ///
 /// - ``sqliteContext``
+/// - ``isValid``
 public struct FunctionContext {
-  /// The `sqlite3_context*`, for calling SQLite's C API directly.
-  public let sqliteContext: OpaquePointer
+  /// The `sqlite3_context*` while the call runs.
+  @usableFromInline let context: OpaquePointer
+
+  /// The call this context belongs to.
+  @usableFromInline let token: CallbackToken
 
   /// The flags the function was registered with.
   let flags: FunctionFlags
@@ -44,11 +51,20 @@ public struct FunctionContext {
   /// The function's SQL name, for error messages.
   let name: String
 
-  init(_ context: OpaquePointer, flags: FunctionFlags, name: String) {
-    self.sqliteContext = context
+  init(_ context: OpaquePointer, flags: FunctionFlags, name: String, token: CallbackToken) {
+    self.context = context
     self.flags = flags
     self.name = name
+    self.token = token
   }
+
+  /// The `sqlite3_context*`, for calling SQLite's C API directly; `nil` once the call has returned.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/context.html>
+  public var sqliteContext: OpaquePointer? { token.isActive ? context : nil }
+
+  /// True while the function call that received this context is running; false once it returned.
+  public var isValid: Bool { token.isActive }
 
   /// The subtype SQLite's JSON functions give to JSON text, and recognise in their arguments: 74, the
   /// character `"J"`.
@@ -62,7 +78,8 @@ public struct FunctionContext {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
   public func setResult(_ value: DatabaseValue) {
-    setFunctionResult(value, on: sqliteContext)
+    guard token.isActive else { return }
+    setFunctionResult(value, on: context)
   }
 
   /// Sets the result to a BLOB of `count` zero bytes without allocating them in Swift
@@ -72,7 +89,8 @@ public struct FunctionContext {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
   public func setResultZeroBlob(count: Int) {
-    sqlite3_result_zeroblob64(sqliteContext, UInt64(Swift.max(count, 0)))
+    guard token.isActive else { return }
+    sqlite3_result_zeroblob64(context, UInt64(Swift.max(count, 0)))
   }
 
   /// Sets the result to JSON text with the JSON subtype, so that SQLite's JSON functions embed it as
@@ -88,7 +106,7 @@ public struct FunctionContext {
   public func setResultJSON(_ json: String) throws {
     try checkResultSubtypeAllowed()
     setResult(.text(json))
-    sqlite3_result_subtype(sqliteContext, Self.jsonSubtype)
+    sqlite3_result_subtype(context, Self.jsonSubtype)
   }
 
   /// Gives the result set by ``setResult(_:)`` a subtype (`sqlite3_result_subtype`). SQLite keeps the
@@ -100,10 +118,11 @@ public struct FunctionContext {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/result_subtype.html>
   public func setResultSubtype(_ subtype: UInt32) throws {
     try checkResultSubtypeAllowed()
-    sqlite3_result_subtype(sqliteContext, subtype)
+    sqlite3_result_subtype(context, subtype)
   }
 
   private func checkResultSubtypeAllowed() throws {
+    try token.check()
     guard flags.contains(.resultSubtype) else {
       throw SQLiteError(
         code: .misuse,

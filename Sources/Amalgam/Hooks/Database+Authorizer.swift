@@ -197,7 +197,7 @@ extension Database {
           let request = AuthorizerRequest(
             action: AuthorizerAction(code: code, hookString(argument1), hookString(argument2)),
             databaseName: hookString(databaseName), triggerOrView: hookString(triggerOrView))
-          return HookBox<(AuthorizerRequest) -> AuthorizerResult>.from(userData).callback(request).code
+          return HookBox<(AuthorizerRequest) -> AuthorizerResult>.from(userData).call { $0(request) }.code
         }, userData)
     }
   }

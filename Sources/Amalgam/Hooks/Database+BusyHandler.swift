@@ -30,7 +30,7 @@ extension Database {
         handle,
         { userData, retryCount in
           guard let userData else { return 0 }
-          return HookBox<(Int) -> Bool>.from(userData).callback(Int(retryCount)) ? 1 : 0
+          return HookBox<(Int) -> Bool>.from(userData).call { $0(Int(retryCount)) } ? 1 : 0
         }, userData)
     }
   }

@@ -80,14 +80,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func setCommitHook(_ hook: @escaping () -> CommitDecision) throws {
-    try installHook(HookBox(hook), in: .commit) { handle, userData in
-      sqlite3_commit_hook(
-        handle,
-        { userData in
-          guard let userData else { return 0 }
-          return HookBox<() -> CommitDecision>.from(userData).callback() == .commit ? 0 : 1
-        }, userData)
-    }
+    try connectionBox.withHandle { _ in connectionBox.commitHook = hook }
   }
 
   /// Removes the commit hook registered with ``setCommitHook(_:)`` and releases its closure. Does
@@ -95,9 +88,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func removeCommitHook() throws {
-    try installHook(HookBox<() -> CommitDecision>?.none, in: .commit) { handle, _ in
-      sqlite3_commit_hook(handle, nil, nil)
-    }
+    try connectionBox.withHandle { _ in connectionBox.commitHook = nil }
   }
 
   /// Calls `hook` each time a transaction rolls back: an explicit `ROLLBACK`, a statement that fails
@@ -115,23 +106,14 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func setRollbackHook(_ hook: @escaping () -> Void) throws {
-    try installHook(HookBox(hook), in: .rollback) { handle, userData in
-      sqlite3_rollback_hook(
-        handle,
-        { userData in
-          guard let userData else { return }
-          HookBox<() -> Void>.from(userData).callback()
-        }, userData)
-    }
+    try connectionBox.withHandle { _ in connectionBox.rollbackHook = hook }
   }
 
   /// Removes the rollback hook registered with ``setRollbackHook(_:)`` and releases its closure.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func removeRollbackHook() throws {
-    try installHook(HookBox<() -> Void>?.none, in: .rollback) { handle, _ in
-      sqlite3_rollback_hook(handle, nil, nil)
-    }
+    try connectionBox.withHandle { _ in connectionBox.rollbackHook = nil }
   }
 }
 
@@ -165,7 +147,7 @@ extension Database {
           let event = DatabaseEvent(
             operation: operation, databaseName: hookString(databaseName) ?? "",
             tableName: hookString(tableName) ?? "", rowid: rowid)
-          HookBox<(DatabaseEvent) -> Void>.from(userData).callback(event)
+          HookBox<(DatabaseEvent) -> Void>.from(userData).call { $0(event) }
         }, userData)
     }
   }

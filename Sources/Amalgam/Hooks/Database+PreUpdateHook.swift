@@ -38,7 +38,9 @@
     public let blobWriteColumn: Int?
 
     /// Valid while the hook runs.
-    let scope: PreUpdateScope
+    /// The connection in its hook, and the hook's call: the values can be read only during it.
+    let handle: OpaquePointer?
+    let token: CallbackToken
 
     /// The value of column `index` (0-based) before the change, for an update or a delete
     /// (`sqlite3_preupdate_old`).
@@ -81,10 +83,7 @@
     private func value(
       at index: Int, _ read: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
     ) throws -> DatabaseValue {
-      guard let handle = scope.handle else {
-        throw SQLiteError(
-          code: .misuse, message: "A pre-update event's values can only be read while the hook runs")
-      }
+      try token.check()
       guard index >= 0 && index < columnCount else {
         throw DatabaseError.columnIndexOutOfRange(index: index, count: columnCount)
       }
@@ -116,16 +115,6 @@
       default:
         return .null
       }
-    }
-  }
-
-  /// The connection a ``PreUpdateEvent`` may read values from, cleared when the hook returns so that an
-  /// event kept beyond it cannot reach SQLite.
-  final class PreUpdateScope {
-    var handle: OpaquePointer?
-
-    init(handle: OpaquePointer?) {
-      self.handle = handle
     }
   }
 
@@ -169,8 +158,9 @@
           handle,
           { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
             guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
-            let scope = PreUpdateScope(handle: connection)
-            defer { scope.handle = nil }
+            let box = HookBox<(PreUpdateEvent) -> Void>.from(userData)
+            let scope = CallbackScope(subject: "the values of a pre-update event")
+            scope.run { token in
             let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
             let event = PreUpdateEvent(
               operation: operation, databaseName: hookString(databaseName) ?? "",
@@ -180,8 +170,9 @@
               columnCount: Int(sqlite3_preupdate_count(connection)),
               depth: Int(sqlite3_preupdate_depth(connection)),
               blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
-              scope: scope)
-            HookBox<(PreUpdateEvent) -> Void>.from(userData).callback(event)
+              handle: connection, token: token)
+            box.call { $0(event) }
+            }
           }, userData)
       }
     }

@@ -46,7 +46,7 @@
           handle, period,
           { userData in
             guard let userData else { return 0 }
-            return HookBox<() -> ProgressDecision>.from(userData).callback() == .continue ? 0 : 1
+            return HookBox<() -> ProgressDecision>.from(userData).call { $0() } == .continue ? 0 : 1
           }, userData)
       }
     }

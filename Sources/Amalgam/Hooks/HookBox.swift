@@ -4,8 +4,6 @@ import AmalgamSQLite
 /// `Connection.retainedCallbacks`. SQLite keeps one callback per slot, so registering again replaces
 /// the previous closure, and removing the entry releases it.
 enum HookSlot: String {
-  case commit = "commitHook"
-  case rollback = "rollbackHook"
   case update = "updateHook"
   /// Shared with sessions: see `Database.isPreUpdateHookInUse`.
   case preUpdate = "preupdateHook"
@@ -14,14 +12,40 @@ enum HookSlot: String {
   case progress = "progressHandler"
   case busy = "busyHandler"
   case wal = "walHook"
+
+  /// The restriction SQLite places on the slot's callback: all but the trace callback and the WAL hook
+  /// must not use their connection.
+  var restriction: RestrictedCallback? {
+    switch self {
+    case .update: .updateHook
+    case .preUpdate: .preUpdateHook
+    case .authorizer: .authorizer
+    case .progress: .progressHandler
+    case .busy: .busyHandler
+    case .trace, .wal: nil
+    }
+  }
 }
 
 /// Holds a hook's closure for as long as SQLite holds a raw pointer to it (the C user data).
 final class HookBox<Callback> {
   let callback: Callback
 
+  /// The connection the hook is installed on, and what SQLite forbids the hook to do with it; set by
+  /// `installHook`. Unowned: the connection owns this box (in `retainedCallbacks`) and outlives it.
+  unowned(unsafe) var connection: Connection?
+  var restriction: RestrictedCallback?
+
   init(_ callback: Callback) {
     self.callback = callback
+  }
+
+  /// Calls the hook's closure through `body`, refusing calls into the connection while it runs when
+  /// SQLite forbids them.
+  @inline(__always)
+  func call<R>(_ body: (Callback) -> R) -> R {
+    guard let restriction, let connection else { return body(callback) }
+    return connection.restricting(restriction) { body(callback) }
   }
 
   /// The C user data that refers to this box without retaining it; `retainedCallbacks` retains it.
@@ -42,6 +66,8 @@ extension Database {
     _ box: HookBox<Callback>?, in slot: HookSlot,
     _ register: (OpaquePointer, UnsafeMutableRawPointer?) -> Void
   ) throws {
+    box?.connection = connectionBox
+    box?.restriction = slot.restriction
     try connectionBox.withHandle { handle in
       register(handle, box?.userData)
       connectionBox.retainedCallbacks[slot.rawValue] = box

@@ -118,9 +118,9 @@
       try db.execute(sql: "INSERT INTO t VALUES (1)")
       let event = try #require(kept)
       #expect(event.operation == .insert)  // the copied facts stay readable
-      let error = expectSQLiteError { _ = try event.newValue(at: 0) }
-      #expect(error?.code == .misuse)
-      #expect(error?.message == "A pre-update event's values can only be read while the hook runs")
+      #expect(throws: DatabaseError.callbackValueExpired("the values of a pre-update event")) {
+        _ = try event.newValue(at: 0)
+      }
     }
 
     @Test func changesMadeByTriggersHaveTheirDepth() throws {
