@@ -43,8 +43,15 @@ extension Database {
   /// }
   /// ```
   ///
+  /// The body must not end the transaction itself. If it runs `COMMIT`, `END`, `ROLLBACK` (or a
+  /// statement fails in a way that makes SQLite roll back), `transaction` throws
+  /// ``DatabaseError/transactionEndedInBody(_:)`` whose ``TransactionEndedInBody/outcome`` says whether
+  /// the body's work was committed or rolled back; a transaction the body began after ending its own
+  /// is rolled back. When the body throws, its error is rethrown, after rolling back whatever is open.
+  ///
   /// - Throws: ``DatabaseError/transactionState(_:)`` if a transaction is already open (use
-  ///   ``savepoint(_:_:)`` to nest), and whatever `body` or the commit throws.
+  ///   ``savepoint(_:_:)`` to nest), ``DatabaseError/transactionEndedInBody(_:)``, and whatever `body`
+  ///   or the commit throws.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_transaction.html>
   @discardableResult
@@ -54,9 +61,13 @@ extension Database {
         "A transaction is already open; use savepoint {} to nest one inside it")
     }
     try begin(type)
+    let mark = TransactionMark(connectionBox)
     let result: T
     do {
       result = try body(self)
+      if let outcome = mark.outcomeIfEnded(autocommit: isInAutocommitMode) {
+        throw DatabaseError.transactionEndedInBody(TransactionEndedInBody(scope: "transaction", outcome: outcome))
+      }
       try commit()
     } catch {
       // SQLite may already have rolled back (after SQLITE_FULL, for example); only roll back what is open.
@@ -79,6 +90,11 @@ extension Database {
   /// }
   /// ```
   ///
+  /// The body must not end the savepoint itself (`RELEASE`, or `COMMIT` / `ROLLBACK` of the transaction
+  /// that holds it). If it does, `savepoint` throws ``DatabaseError/transactionEndedInBody(_:)``, whose
+  /// outcome says what became of the work: committed or rolled back with the transaction, or kept in
+  /// the enclosing transaction when the body released a nested savepoint.
+  ///
   /// - Parameters:
   ///   - name: the savepoint's name; by default a unique one is generated.
   ///   - body: the work to do inside the savepoint; receives this database.
@@ -88,11 +104,27 @@ extension Database {
   public func savepoint<T>(_ name: String? = nil, _ body: (Database) throws -> T) throws -> T {
     savepointCounter += 1
     let name = quoteIdentifier(name ?? "amalgam_savepoint_\(savepointCounter)")
+    let enclosed = !isInAutocommitMode
     try execute(sql: "SAVEPOINT \(name)")
+    let mark = TransactionMark(connectionBox)
+    let scope = "savepoint \(name)"
     let result: T
     do {
       result = try body(self)
-      try execute(sql: "RELEASE SAVEPOINT \(name)")
+      if let outcome = mark.outcomeIfEnded(autocommit: isInAutocommitMode) {
+        throw DatabaseError.transactionEndedInBody(TransactionEndedInBody(scope: scope, outcome: outcome))
+      }
+      do {
+        try execute(sql: "RELEASE SAVEPOINT \(name)")
+      } catch let error as SQLiteError where enclosed && error.message.hasPrefix("no such savepoint") {
+        throw DatabaseError.transactionEndedInBody(
+          TransactionEndedInBody(scope: scope, outcome: .releasedIntoEnclosingTransaction))
+      }
+    } catch DatabaseError.transactionEndedInBody(let ended) where ended.scope == scope {
+      // The savepoint is gone. Roll back only a transaction that the body began after ending the one
+      // that held the savepoint; an enclosing transaction is its owner's to end.
+      if !enclosed && ended.outcome != .releasedIntoEnclosingTransaction && !isInAutocommitMode { try? rollback() }
+      throw DatabaseError.transactionEndedInBody(ended)
     } catch {
       if !isInAutocommitMode {
         try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
@@ -107,4 +139,26 @@ extension Database {
 /// Quotes an SQL identifier: `my "table"` becomes `"my ""table"""`.
 func quoteIdentifier(_ name: String) -> String {
   "\"" + name.replacing("\"", with: "\"\"") + "\""
+}
+
+/// The commit and rollback counts of a connection when a transaction or savepoint began, to tell
+/// whether, and how, its body ended it.
+struct TransactionMark {
+  let connection: Connection
+  let commits: Int
+  let rollbacks: Int
+
+  init(_ connection: Connection) {
+    self.connection = connection
+    commits = connection.commitCount
+    rollbacks = connection.rollbackCount
+  }
+
+  /// `nil` while the transaction that began at the mark is still open; otherwise what became of its
+  /// work. A commit or rollback since the mark means it ended, even if another transaction began.
+  func outcomeIfEnded(autocommit: Bool) -> TransactionEndedInBody.Outcome? {
+    if connection.commitCount != commits { return .committed }
+    if connection.rollbackCount != rollbacks { return .rolledBack }
+    return autocommit ? .endedWithoutWrites : nil
+  }
 }

@@ -308,11 +308,17 @@ extension Database {
     try Statement(database: self, sql: sql)
   }
 
-  /// Runs one SQL statement to completion, discarding any rows.
+  /// Runs one SQL statement that takes no parameters to completion, discarding any rows.
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` when the statement has
+  ///   parameters (`?`, `:name`): give their values with ``execute(sql:parameterValues:)`` or
+  ///   `execute(sql:parameters:)` rather than running it with NULLs.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func execute(sql: String) throws {
-    try prepare(sql: sql).execute()
+    let statement = try prepare(sql: sql)
+    guard statement.parameterCount == 0 else { throw statement.parameterCountMismatch(0) }
+    try statement.execute()
   }
 
   /// Runs one SQL statement with positional parameters (`?`, `?NNN`) to completion.
@@ -351,21 +357,50 @@ extension Database {
     try prepare(sql: sql).bind(parameters: parameters).execute()
   }
 
-  /// Runs several SQL statements separated by semicolons, such as a schema script (`sqlite3_exec`).
-  /// Rows that statements return are discarded. Stops at the first error.
+  /// Runs several SQL statements separated by semicolons, such as a schema script, one after the other.
+  /// Rows that statements return are discarded. Stops at the first error; the statements before it
+  /// have run.
+  ///
+  /// A batch takes no parameters: a statement with one (`?`, `:name`) throws
+  /// ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` instead of running with NULL.
+  ///
+  /// - Throws: ``SQLiteError`` for invalid SQL (with SQLite's message, and the error's offset in the
+  ///   whole batch) or a failing statement; ``DatabaseError/nulCharacterInSQL(sql:offset:)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/exec.html>
   public func batch(sql: String) throws {
-    var message: UnsafeMutablePointer<CChar>?
-    let rc = try connectionBox.withHandle { sqlite3_exec($0, sql, nil, nil, &message) }
-    if rc != SQLITE_OK {
-      let text = message.map { String(cString: $0) }
-      sqlite3_free(message)
-      var error = connectionBox.error(rc, sql: sql)
-      if let text, text != error.message {
-        error = SQLiteError(code: error.extendedCode, message: text, sql: sql, offset: error.offset)
+    if let nul = sql.utf8.firstIndex(of: 0) {
+      throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: nul))
+    }
+    let box = connectionBox
+    try box.withHandle { handle in
+      try sql.withCString { text in
+        var next = text
+        while next.pointee != 0 {
+          var statement: OpaquePointer?
+          var tail: UnsafePointer<CChar>?
+          let rc = sqlite3_prepare_v3(handle, next, -1, 0, &statement, &tail)
+          let start = text.distance(to: next)
+          guard rc == SQLITE_OK else {
+            let error = box.error(rc, sql: sql)
+            throw SQLiteError(
+              code: error.extendedCode, message: error.message, sql: sql, offset: error.offset.map { $0 + start })
+          }
+          // SQLite always sets the tail on success; stop if it did not move, rather than loop.
+          guard let tail, tail != next else { break }
+          next = tail
+          guard let statement else { continue }  // whitespace, a comment or an empty statement
+          defer { sqlite3_finalize(statement) }
+          let parameters = Int(sqlite3_bind_parameter_count(statement))
+          if parameters > 0 {
+            throw DatabaseError.parameterCountMismatch(
+              expected: parameters, provided: 0, sql: String(cString: sqlite3_sql(statement)))
+          }
+          var stepped: Int32
+          repeat { stepped = sqlite3_step(statement) } while stepped == SQLITE_ROW
+          if stepped != SQLITE_DONE { throw box.error(stepped, sql: sql) }
+        }
       }
-      throw error
     }
   }
 }

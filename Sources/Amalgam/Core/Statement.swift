@@ -18,9 +18,12 @@ import AmalgamSQLite
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/stmt.html>
 public final class Statement {
-  /// The connection this statement belongs to (not the `Database`, whose statement cache holds
-  /// statements: a reference back would keep the database alive forever).
+  /// The connection this statement belongs to, which the statement uses for every call.
   @usableFromInline let connection: Connection
+  /// The database, kept open while the statement lives: a statement the user holds keeps its database
+  /// open, as FeistyDB's do. `nil` for statements of the statement cache, which the database holds:
+  /// a reference back would keep the database alive forever.
+  private let database: Database?
   /// The `sqlite3_stmt*` handle, for calling SQLite's C API directly.
   public let sqliteHandle: OpaquePointer
   /// The number of columns in the result (`sqlite3_column_count`); 0 for statements that return no rows.
@@ -56,7 +59,15 @@ public final class Statement {
   ///     (`SQLITE_PREPARE_PERSISTENT`), as the statement cache does.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/prepare.html>
-  public init(database: Database, sql: String, persistent: Bool = false) throws {
+  public convenience init(database: Database, sql: String, persistent: Bool = false) throws {
+    try self.init(database: database, sql: sql, persistent: persistent, keepsDatabaseOpen: true)
+  }
+
+  /// Prepares `sql`; a statement that will live in the statement cache does not keep its database open.
+  init(database: Database, sql: String, persistent: Bool, keepsDatabaseOpen: Bool) throws {
+    if let offset = sql.utf8.firstIndex(of: 0) {
+      throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: offset))
+    }
     var handle: OpaquePointer?
     var tailOffset = 0  // where the text after the first statement starts, in bytes
     var failedInTail = false
@@ -94,6 +105,7 @@ public final class Statement {
     }
     guard let handle else { throw DatabaseError.emptyStatement(sql: sql) }
     self.connection = box
+    self.database = keepsDatabaseOpen ? database : nil
     self.sqliteHandle = handle
     self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
   }

@@ -62,7 +62,7 @@ extension Database {
       }
       return try Statement(database: self, sql: sql)
     }
-    let statement = try Statement(database: self, sql: sql, persistent: true)
+    let statement = try Statement(database: self, sql: sql, persistent: true, keepsDatabaseOpen: false)
     statementCache.insert(statement, for: sql)
     return statement
   }
