@@ -393,8 +393,10 @@ extension Database {
           defer { sqlite3_finalize(statement) }
           let parameters = Int(sqlite3_bind_parameter_count(statement))
           if parameters > 0 {
-            throw DatabaseError.parameterCountMismatch(
-              expected: parameters, provided: 0, sql: String(cString: sqlite3_sql(statement)))
+            // SQLite's text of the statement runs from after the previous semicolon to its own.
+            let text = String(cString: sqlite3_sql(statement))
+            let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace || $0 == ";" }.reversed()
+            throw DatabaseError.parameterCountMismatch(expected: parameters, provided: 0, sql: String(trimmed))
           }
           var stepped: Int32
           repeat { stepped = sqlite3_step(statement) } while stepped == SQLITE_ROW
