@@ -1,3 +1,5 @@
+import AmalgamSQLite
+
 /// The lifetime of values that SQLite hands to a callback and that are valid only while the callback
 /// runs: a function's arguments and context, a pre-update event's row values, and the values of the
 /// virtual-table, FTS5 and changeset callbacks.
@@ -13,36 +15,53 @@
 /// A call that runs while another call of the same callback is still running (a function whose SQL calls
 /// itself) gets its own token; the outer call's token is valid again once the inner call returns.
 ///
-/// The values are not `Sendable`, so Swift's checks keep them on the thread that runs the callback; the
-/// scope's counters are therefore read and written by that thread only.
+/// A token is two words and holds no reference, so making and copying callback values costs no
+/// reference counting: it points at a ``Cell`` that outlives every token. Cells come from a pool and go
+/// back to it when their scope is released, but are never freed, and a cell's numbers keep increasing
+/// from one owner to the next: a token kept past its scope still reads a valid cell, whose running
+/// number is never its own again.
 @usableFromInline
 final class CallbackScope {
-  /// The token of the call running now, or 0 when none is.
-  // Unchecked: read on every access to a callback value; only the callback's thread touches it and
-  // no access overlaps another (see the type's comment).
-  @exclusivity(unchecked) @usableFromInline var active: UInt64 = 0
+  /// A scope's counters: the number of the call running now (0 when none), and the last number issued.
+  @usableFromInline
+  struct Cell {
+    @usableFromInline var active: UInt64 = 0
+    @usableFromInline var issued: UInt64 = 0
+  }
 
-  /// The last token issued.
-  @exclusivity(unchecked) @usableFromInline var issued: UInt64 = 0
-
-  /// What the values are, for error messages: "the arguments of SQL function \"f\"".
-  @usableFromInline let subject: String
+  @usableFromInline let cell: UnsafeMutablePointer<Cell>
 
   @usableFromInline
-  init(subject: String) {
-    self.subject = subject
+  init() {
+    cell = Self.pool.withLock { $0.popLast() } ?? Self.newCell()
+  }
+
+  deinit {
+    // Only the numbers of calls that have returned are left in the cell: clear the running one.
+    amalgam_store_relaxed(&cell.pointee.active, 0)
+    Self.pool.withLock { $0.append(cell) }
+  }
+
+  /// Cells of released scopes, for the next scopes. Never freed (see the type's comment).
+  private static let pool = LockedState<[UnsafeMutablePointer<Cell>]>([])
+
+  private static func newCell() -> UnsafeMutablePointer<Cell> {
+    let cell = UnsafeMutablePointer<Cell>.allocate(capacity: 1)
+    cell.initialize(to: Cell())
+    return cell
   }
 
   /// Runs one call of the callback: `body` receives the call's token, which expires when `body`
   /// returns or throws.
   @inlinable
   func run<R>(_ body: (CallbackToken) throws -> R) rethrows -> R {
-    issued &+= 1
-    let token = CallbackToken(scope: self, number: issued)
-    let previous = active
-    active = issued
-    defer { active = previous }
-    return try body(token)
+    // The scope's thread is the only writer; kept values on other threads only read.
+    let number = cell.pointee.issued &+ 1
+    cell.pointee.issued = number
+    let previous = cell.pointee.active
+    amalgam_store_relaxed(&cell.pointee.active, number)
+    defer { amalgam_store_relaxed(&cell.pointee.active, previous) }
+    return try body(CallbackToken(cell: cell, number: number))
   }
 }
 
@@ -50,27 +69,22 @@ final class CallbackScope {
 /// whether the call is still running. See ``CallbackScope``.
 @usableFromInline
 struct CallbackToken {
-  @usableFromInline let scope: CallbackScope
+  @usableFromInline let cell: UnsafeMutablePointer<CallbackScope.Cell>
   @usableFromInline let number: UInt64
 
   @inlinable
-  init(scope: CallbackScope, number: UInt64) {
-    self.scope = scope
+  init(cell: UnsafeMutablePointer<CallbackScope.Cell>, number: UInt64) {
+    self.cell = cell
     self.number = number
   }
 
   /// True while the call that this token was issued for is running.
   @inlinable
-  var isActive: Bool { scope.active == number }
+  var isActive: Bool { amalgam_load_relaxed(&cell.pointee.active) == number }
 
-  /// Throws ``DatabaseError/callbackValueExpired(_:)`` once the call has returned.
+  /// Throws ``DatabaseError/callbackValueExpired(_:)`` naming `subject` once the call has returned.
   @inlinable
-  func check() throws {
-    if scope.active != number { throw expired() }
-  }
-
-  @usableFromInline
-  func expired() -> DatabaseError {
-    .callbackValueExpired(scope.subject)
+  func check(_ subject: @autoclosure () -> String) throws {
+    if !isActive { throw DatabaseError.callbackValueExpired(subject()) }
   }
 }

@@ -95,7 +95,7 @@ final class AggregateFunction {
   init<A: SQLAggregateFunction>(name: String, flags: FunctionFlags, makeState: @escaping () -> A) {
     self.name = name
     self.flags = flags
-    scope = CallbackScope(subject: "the arguments of a call to aggregate function \"\(name)\"")
+    scope = CallbackScope()
     step = { context, arguments in try AggregateState.state(in: context, makeState).pointee.step(arguments) }
     final = { context in try (AggregateState<A>.take(from: context) ?? makeState()).final() }
     inverse = nil
@@ -105,7 +105,7 @@ final class AggregateFunction {
   init<W: SQLAggregateWindowFunction>(name: String, flags: FunctionFlags, windowState makeState: @escaping () -> W) {
     self.name = name
     self.flags = flags
-    scope = CallbackScope(subject: "the arguments of a call to aggregate function \"\(name)\"")
+    scope = CallbackScope()
     step = { context, arguments in try AggregateState.state(in: context, makeState).pointee.step(arguments) }
     final = { context in try (AggregateState<W>.take(from: context) ?? makeState()).final() }
     inverse = { context, arguments in try AggregateState.state(in: context, makeState).pointee.inverse(arguments) }

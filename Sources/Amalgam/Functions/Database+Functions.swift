@@ -198,7 +198,7 @@ final class ScalarFunction {
     self.name = name
     self.flags = flags
     self.body = body
-    scope = CallbackScope(subject: "the arguments or context of a call to SQL function \"\(name)\"")
+    scope = CallbackScope()
   }
 }
 

@@ -116,8 +116,14 @@ public struct FunctionArguments: RandomAccessCollection {
   @inlinable
   public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
     guard index >= 0 && index < count else { throw indexOutOfRange(index) }
-    guard token.isActive, let values, let value = values[index] else { throw token.expired() }
+    guard token.isActive, let values, let value = values[index] else { throw expired() }
     return try T(sqliteValue: value)
+  }
+
+  /// The error for arguments read after their call returned.
+  @usableFromInline
+  func expired() -> DatabaseError {
+    .callbackValueExpired("the arguments of an SQL function call")
   }
 
   @usableFromInline

@@ -122,7 +122,7 @@ public struct FunctionContext {
   }
 
   private func checkResultSubtypeAllowed() throws {
-    try token.check()
+    try token.check("the context of a call to SQL function \"\(name)\"")
     guard flags.contains(.resultSubtype) else {
       throw SQLiteError(
         code: .misuse,

@@ -83,7 +83,7 @@
     private func value(
       at index: Int, _ read: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
     ) throws -> DatabaseValue {
-      try token.check()
+      try token.check("the values of a pre-update event")
       guard index >= 0 && index < columnCount else {
         throw DatabaseError.columnIndexOutOfRange(index: index, count: columnCount)
       }
@@ -159,8 +159,7 @@
           { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
             guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
             let box = HookBox<(PreUpdateEvent) -> Void>.from(userData)
-            let scope = CallbackScope(subject: "the values of a pre-update event")
-            scope.run { token in
+            box.scope.run { token in
             let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
             let event = PreUpdateEvent(
               operation: operation, databaseName: hookString(databaseName) ?? "",

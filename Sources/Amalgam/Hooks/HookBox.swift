@@ -36,6 +36,9 @@ final class HookBox<Callback> {
   unowned(unsafe) var connection: Connection?
   var restriction: RestrictedCallback?
 
+  /// The lifetime of the values that a call of the hook reads on demand (a pre-update event's row values).
+  lazy var scope = CallbackScope()
+
   init(_ callback: Callback) {
     self.callback = callback
   }

@@ -70,6 +70,17 @@ static inline void amalgam_release(uintptr_t *owner) {
   __atomic_store_n(owner, (uintptr_t)0, __ATOMIC_RELEASE);
 }
 
+/// Reads and writes a callback's call counter (Sources/Amalgam/Core/CallbackScope.swift). Relaxed atomics
+/// compile to plain loads and stores; they only make a kept value's check from another thread well
+/// defined (it then sees a stale number, never a torn one).
+static inline uint64_t amalgam_load_relaxed(const uint64_t *cell) {
+  return __atomic_load_n(cell, __ATOMIC_RELAXED);
+}
+
+static inline void amalgam_store_relaxed(uint64_t *cell, uint64_t value) {
+  __atomic_store_n(cell, value, __ATOMIC_RELAXED);
+}
+
 /// 1 when the ext/misc extensions are compiled in (trait ENABLE_EXTENSIONS), else 0.
 int amalgam_extensions_enabled(void);
 

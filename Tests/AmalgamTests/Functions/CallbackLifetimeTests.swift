@@ -32,7 +32,7 @@ import Testing
     #expect(arguments.subtype(at: 0) == 0)
     #expect(arguments.sqliteValue(at: 0) == nil)
     #expect(arguments.withUnsafeBytes(at: 1) { $0.count } == 0)
-    #expect(throws: DatabaseError.callbackValueExpired("the arguments or context of a call to SQL function \"keep\"")) {
+    #expect(throws: DatabaseError.callbackValueExpired("the arguments of an SQL function call")) {
       _ = try arguments.value(at: 0, as: String.self)
     }
   }
