@@ -178,10 +178,12 @@ extension Double: ParameterBindable, ColumnConvertible {
 }
 
 extension Float: ParameterBindable, ColumnConvertible {
-  /// The number as ``DatabaseValue/real(_:)``.
+  /// The number as ``DatabaseValue/real(_:)`` (exactly: every `Float` is a `Double`). Infinities are
+  /// stored as such; SQLite stores NaN as NULL, as it does for `Double`.
   public func databaseValue() -> DatabaseValue { .real(Double(self)) }
 
-  /// Reads REAL or INTEGER; throws when a finite value is too large for `Float`.
+  /// Reads REAL or INTEGER, rounded to the nearest `Float`; an infinite REAL reads as an infinity, and a
+  /// finite value too large for `Float` throws rather than becoming one.
   public init(databaseValue: DatabaseValue) throws {
     let double = try Double(databaseValue: databaseValue)
     let value = Float(double)
