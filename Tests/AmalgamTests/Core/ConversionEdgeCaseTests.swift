@@ -38,6 +38,12 @@ private struct Event: Decodable {
   var at: Date
 }
 
+private struct Record: Encodable {
+  var amount: Decimal
+  var link: URL
+  var at: Date
+}
+
 @Suite("Conversions: non-finite and out-of-range numbers")
 struct NonFiniteConversionTests {
   static let nonFinite = ["9e999", "-9e999"]
@@ -226,5 +232,21 @@ struct ExactConversionTests {
     #expect(unrepresentable { _ = try relative.databaseValue() } == "URL")
     let base = try #require(URL(string: "https://example.com/dir/"))
     #expect(try URL(string: "a/b", relativeTo: base)?.databaseValue() == .text("https://example.com/dir/a/b"))
+  }
+
+  @Test func theEncoderRefusesWhatCannotBeStoredFaithfully() throws {
+    let encoder = StatementEncoder()
+    let link = try #require(URL(string: "https://example.com"))
+    let now = Date(timeIntervalSince1970: 0)
+    #expect(try encoder.encode(Record(amount: 5, link: link, at: now))["amount"] == .text("5"))
+    let relative = try #require(URL(string: "a/b"))
+    let records = [
+      Record(amount: .nan, link: link, at: now), Record(amount: 5, link: relative, at: now),
+      Record(amount: 5, link: link, at: Date(timeIntervalSince1970: .infinity)),
+    ]
+    for record in records {
+      #expect(throws: DatabaseError.self) { _ = try encoder.encode(record) }
+      #expect(throws: DatabaseError.self) { _ = try StatementEncoder(dateFormat: .unixTime).encode(record) }
+    }
   }
 }
