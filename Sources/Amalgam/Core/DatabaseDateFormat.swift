@@ -30,42 +30,80 @@ extension Date: ParameterBindable, ColumnConvertible {
 
   /// The date in the given format.
   ///
-  /// - Throws: ``DatabaseError/unrepresentableValue(type:value:reason:)`` for ``DatabaseDateFormat/iso8601``
-  ///   when the year is outside 0000...9999, the range of SQLite's date functions.
+  /// - Throws: ``DatabaseError/unrepresentableValue(type:value:reason:)`` for a date whose time interval
+  ///   is infinite or NaN (in any format: SQLite would store NaN as NULL, and no format reads an infinity
+  ///   back), and for ``DatabaseDateFormat/iso8601`` when the year is outside 0000...9999, the range of
+  ///   SQLite's date functions.
   public func databaseValue(format: DatabaseDateFormat) throws -> DatabaseValue {
+    let seconds = timeIntervalSince1970
+    guard seconds.isFinite else {
+      throw DatabaseError.unrepresentableValue(
+        type: "Date", value: "\(seconds) s since 1970", reason: "a date must be a finite time")
+    }
     switch format {
-    case .unixTime: return .real(timeIntervalSince1970)
-    case .julianDay: return .real(timeIntervalSince1970 / 86_400 + 2_440_587.5)
+    case .unixTime: return .real(seconds)
+    case .julianDay: return .real(seconds / 86_400 + 2_440_587.5)
     case .iso8601:
       guard let text = ISO8601Text.format(self) else {
         throw DatabaseError.unrepresentableValue(
-          type: "Date", value: "\(timeIntervalSince1970) s since 1970",
+          type: "Date", value: "\(seconds) s since 1970",
           reason: "SQLite's date functions handle the years 0000 to 9999 only")
       }
       return .text(text)
     }
   }
 
-  /// Reads a date whatever its format: ISO-8601 TEXT (`"YYYY-MM-DD"`, `"YYYY-MM-DD HH:MM[:SS[.SSS]]"`, a
-  /// `T` separator, a `Z` or `±HH:MM` suffix), or INTEGER/REAL as seconds since 1970 (``DatabaseDateFormat/unixTime``).
+  /// Reads a date whatever its format: TEXT in one of the forms SQLite's date and time functions accept
+  /// (see ``init(databaseValue:format:)``), or INTEGER/REAL as seconds since 1970
+  /// (``DatabaseDateFormat/unixTime``).
   public init(databaseValue: DatabaseValue) throws {
     try self.init(databaseValue: databaseValue, format: .unixTime)
   }
 
-  /// Reads a date; a number is interpreted as `format` says (TEXT is always ISO-8601).
+  /// Reads a date; a number is interpreted as `format` says.
+  ///
+  /// TEXT is read exactly as SQLite's date and time functions read a time value, so a text is a date
+  /// here when `julianday(text)` is not NULL, and both give the same instant (to the millisecond):
+  ///
+  /// - `YYYY-MM-DD`, optionally followed by a time; the year may have a leading `-`, and a day past the
+  ///   month's end rolls over as SQLite does (`2023-02-31` is March 3).
+  /// - A time `HH:MM`, `HH:MM:SS` or `HH:MM:SS.F...` (any number of fraction digits; SQLite keeps at
+  ///   most .999) after the date, separated by spaces or `T`, or alone (a time alone is on 2000-01-01).
+  ///   The hour may be 24 (`24:00` is midnight at the end of the day).
+  /// - After a time, optional spaces and a `Z` or a `±HH:MM` offset of at most 14:59, then optional
+  ///   spaces.
+  /// - The instant must lie between -4713-11-24 12:00 and 9999-12-31 23:59:59.999 UTC.
+  ///
+  /// Three forms that SQLite's functions also take are refused because they are not a stored date:
+  /// `"now"` (and `"subsec"`), whose value depends on when it is read; numbers written as text
+  /// (`"2460000.5"`), which SQLite reads as a Julian day number only when the number is small enough and
+  /// would be ambiguous here (read numbers with a numeric column and `format`); and text with a NUL
+  /// character, which SQLite reads only up to the NUL.
+  ///
+  /// - Throws: ``DatabaseError/conversionFailed(column:type:found:reason:)`` for text that is not a date,
+  ///   a number that is infinite or NaN (or becomes infinite when converted from Julian days), and BLOB
+  ///   or NULL.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_datefunc.html>
   public init(databaseValue: DatabaseValue, format: DatabaseDateFormat) throws {
     switch databaseValue {
     case .text(let text):
       guard let date = ISO8601Text.parse(text) else {
-        throw DatabaseError.cannotConvert(databaseValue, to: Date.self, "the text is not an ISO-8601 date")
+        throw DatabaseError.cannotConvert(
+          databaseValue, to: Date.self, "the text is not a date or time that SQLite's date functions accept")
       }
       self = date
     case .integer, .real:
       let number = try Double(databaseValue: databaseValue)
+      let seconds: Double
       switch format {
-      case .julianDay: self = Date(timeIntervalSince1970: (number - 2_440_587.5) * 86_400)
-      case .unixTime, .iso8601: self = Date(timeIntervalSince1970: number)
+      case .julianDay: seconds = (number - 2_440_587.5) * 86_400
+      case .unixTime, .iso8601: seconds = number
       }
+      guard seconds.isFinite else {
+        throw DatabaseError.cannotConvert(databaseValue, to: Date.self, "\(number) is not a finite time")
+      }
+      self = Date(timeIntervalSince1970: seconds)
     default:
       throw DatabaseError.cannotConvert(databaseValue, to: Date.self)
     }
@@ -105,7 +143,8 @@ enum ISO8601Text {
     // To the nearest millisecond: a whole millisecond is rarely exact in binary and may sit just below.
     let milliseconds = Int((seconds * 1000).rounded(.toNearestOrAwayFromZero))
     let (dayCount, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-    let (days, msOfDay) = millisecondOfDay < 0 ? (dayCount - 1, millisecondOfDay + 86_400_000) : (dayCount, millisecondOfDay)
+    let (days, msOfDay) =
+      millisecondOfDay < 0 ? (dayCount - 1, millisecondOfDay + 86_400_000) : (dayCount, millisecondOfDay)
     let (year, month, day) = civil(days: days)
     func pad(_ value: Int, _ width: Int) -> String {
       let digits = String(value)
@@ -115,61 +154,134 @@ enum ISO8601Text {
       + "\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))"
   }
 
-  /// Parses the forms SQLite's date functions accept; `nil` for anything else.
+  /// Parses the text forms SQLite's `julianday()` accepts (see `Date(databaseValue:format:)`), following
+  /// `parseDateOrTime` in SQLite's date.c step by step; `nil` for anything else.
   static func parse(_ text: String) -> Date? {
-    let bytes = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { parse(bytes: $0) }
+  }
+
+  private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    let end = bytes.count
     var position = 0
-    func number(_ width: Int) -> Int? {
-      guard position + width <= bytes.count else { return nil }
+    func isDigit(_ index: Int) -> Bool { index < end && bytes[index] >= 0x30 && bytes[index] <= 0x39 }
+    // SQLite's sqlite3Isspace: space, \t, \n, \v, \f, \r.
+    func isSpace(_ index: Int) -> Bool { index < end && (bytes[index] == 0x20 || (0x09...0x0D).contains(bytes[index])) }
+    func byte(_ index: Int) -> UInt8 { index < end ? bytes[index] : 0 }
+    /// `width` digits at `position` within `range`; SQLite's getDigits.
+    func number(_ width: Int, _ range: ClosedRange<Int>) -> Int? {
       var value = 0
-      for byte in bytes[position..<position + width] {
-        guard byte >= 0x30 && byte <= 0x39 else { return nil }
-        value = value * 10 + Int(byte - 0x30)
+      for offset in 0..<width {
+        guard isDigit(position + offset) else { return nil }
+        value = value * 10 + Int(bytes[position + offset] - 0x30)
       }
+      guard range.contains(value) else { return nil }
       position += width
       return value
     }
     func expect(_ character: UInt8) -> Bool {
-      guard position < bytes.count, bytes[position] == character else { return false }
+      guard byte(position) == character else { return false }
       position += 1
       return true
     }
-    guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-      (1...12).contains(month), (1...31).contains(day)
-    else { return nil }
-    var seconds = Double(days(year: year, month: month, day: day) * 86_400)
-    if position < bytes.count {
-      guard expect(0x20) || expect(0x54) else { return nil }  // ' ' or 'T'
-      guard let hour = number(2), expect(0x3A), let minute = number(2), hour < 24, minute < 60 else { return nil }
-      seconds += Double(hour * 3600 + minute * 60)
-      if expect(0x3A) {
-        guard let second = number(2), second < 60 else { return nil }
-        seconds += Double(second)
-        if expect(0x2E) {
-          // The fraction as one integer over a power of ten: summing digit by digit drifts low.
-          var numerator = 0.0
-          var denominator = 1.0
-          let start = position
-          while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
-            if denominator < 1e15 {
-              numerator = numerator * 10 + Double(bytes[position] - 0x30)
-              denominator *= 10
-            }
-            position += 1
-          }
-          guard position > start else { return nil }
-          seconds += numerator / denominator
-        }
+    // SQLite reads text only up to a NUL character; such text is not a stored date.
+    guard !bytes.contains(0) else { return nil }
+
+    // YYYY-MM-DD, with an optional leading '-' (parseYyyyMmDd).
+    var year = 2000
+    var month = 1
+    var day = 1
+    let negativeYear = expect(0x2D)
+    if let y = number(4, 0...9999), expect(0x2D), let m = number(2, 1...12), expect(0x2D), let d = number(2, 1...31) {
+      (year, month, day) = (negativeYear ? -y : y, m, d)
+      while isSpace(position) || byte(position) == 0x54 { position += 1 }  // spaces or 'T'
+      if position == end {
+        return instant(year: year, month: month, day: day, time: nil)
       }
-      if expect(0x5A) {  // 'Z'
-      } else if position < bytes.count, bytes[position] == 0x2B || bytes[position] == 0x2D {
-        let sign: Double = bytes[position] == 0x2B ? 1 : -1
+    } else {
+      position = 0  // a time alone (parseHhMmSs), on 2000-01-01
+    }
+
+    // HH:MM[:SS[.F...]] (parseHhMmSs).
+    guard let hour = number(2, 0...24), expect(0x3A), let minute = number(2, 0...59) else { return nil }
+    var second = 0
+    var fraction = 0.0
+    var sqliteFraction = 0.0
+    if expect(0x3A) {
+      guard let s = number(2, 0...59) else { return nil }
+      second = s
+      if byte(position) == 0x2E && isDigit(position + 1) {
         position += 1
-        guard let offsetHour = number(2), expect(0x3A), let offsetMinute = number(2) else { return nil }
-        seconds -= sign * Double(offsetHour * 3600 + offsetMinute * 60)
+        // SQLite's own arithmetic, to agree with it on the millisecond it rounds to...
+        var scale = 1.0
+        // ...and the fraction as one integer over a power of ten, which is exact to 15 digits.
+        var numerator = 0.0
+        var denominator = 1.0
+        while isDigit(position) {
+          let digit = Double(bytes[position] - 0x30)
+          sqliteFraction = sqliteFraction * 10 + digit
+          scale *= 10
+          if denominator < 1e15 {
+            numerator = numerator * 10 + digit
+            denominator *= 10
+          }
+          position += 1
+        }
+        sqliteFraction /= scale
+        // Hundreds of digits overflow SQLite's arithmetic to NaN, which it cannot turn into a time.
+        guard !sqliteFraction.isNaN else { return nil }
+        // SQLite truncates to .999 so that rounding cannot reach the next second.
+        if sqliteFraction > 0.999 { sqliteFraction = 0.999 }
+        fraction = min(numerator / denominator, 0.999)
       }
     }
-    guard position == bytes.count else { return nil }
+
+    // Optional spaces, then Z or ±HH:MM, then optional spaces (parseTimezone).
+    var offsetMinutes = 0
+    while isSpace(position) { position += 1 }
+    if position < end {
+      let sign = byte(position)
+      if sign == 0x5A || sign == 0x7A {  // 'Z' or 'z'
+        position += 1
+      } else if sign == 0x2B || sign == 0x2D {  // '+' or '-'
+        position += 1
+        guard let offsetHour = number(2, 0...14), expect(0x3A), let offsetMinute = number(2, 0...59) else {
+          return nil
+        }
+        offsetMinutes = (sign == 0x2B ? 1 : -1) * (offsetHour * 60 + offsetMinute)
+      } else {
+        return nil
+      }
+      while isSpace(position) { position += 1 }
+      guard position == end else { return nil }
+    }
+    return instant(
+      year: year, month: month, day: day,
+      time: (
+        hour: hour, minute: minute, second: second, fraction: fraction, sqliteFraction: sqliteFraction,
+        offsetMinutes: offsetMinutes
+      ))
+  }
+
+  /// The instant of a parsed date and time, or `nil` outside the range SQLite's date functions accept
+  /// (computeJD and validJulianDay): Julian day 0 (-4713-11-24 12:00 UTC) to 9999-12-31 23:59:59.999.
+  private static func instant(
+    year: Int, month: Int, day: Int,
+    time: (hour: Int, minute: Int, second: Int, fraction: Double, sqliteFraction: Double, offsetMinutes: Int)?
+  ) -> Date? {
+    guard year >= -4713 else { return nil }
+    let dayStart = days(year: year, month: month, day: day) * 86_400
+    var seconds = Double(dayStart)
+    // SQLite's instant in milliseconds since 1970, rounded as it rounds.
+    var milliseconds = dayStart * 1000
+    if let time {
+      let whole = time.hour * 3600 + time.minute * 60 + time.second - time.offsetMinutes * 60
+      milliseconds +=
+        (whole - time.second) * 1000 + Int((Double(time.second) + time.sqliteFraction) * 1000 + 0.5)
+      seconds += Double(whole) + time.fraction
+    }
+    // Julian day 0 is -210_866_760_000 s since 1970; 253_402_300_799.999 s is the end of year 9999.
+    guard milliseconds >= -210_866_760_000_000, milliseconds <= 253_402_300_799_999 else { return nil }
     return Date(timeIntervalSince1970: seconds)
   }
 }

@@ -56,8 +56,11 @@ extension UUID: ParameterBindable, ColumnConvertible {
         throw DatabaseError.cannotConvert(databaseValue, to: UUID.self, "a UUID blob has 16 bytes")
       }
       let b = [UInt8](data)
-      self = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+      self = UUID(
+        uuid: (
+          b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+        ))
     default:
       throw DatabaseError.cannotConvert(databaseValue, to: UUID.self)
     }
@@ -66,34 +69,194 @@ extension UUID: ParameterBindable, ColumnConvertible {
 
 extension URL: ParameterBindable, ColumnConvertible {
   /// The URL's absolute string as TEXT.
-  public func databaseValue() -> DatabaseValue { .text(absoluteString) }
+  ///
+  /// - Throws: ``DatabaseError/unrepresentableValue(type:value:reason:)`` for a relative reference (a URL
+  ///   without a scheme, such as `URL(string: "a/b")`), which ``init(databaseValue:)`` could not read back.
+  public func databaseValue() throws -> DatabaseValue {
+    let text = absoluteString
+    guard URL.hasValidScheme(text) else {
+      throw DatabaseError.unrepresentableValue(
+        type: "URL", value: "\"\(text)\"",
+        reason: "a URL without a scheme is a relative reference; store its absolute form, or a String")
+    }
+    return .text(text)
+  }
 
-  /// Reads TEXT that parses as a URL.
+  /// Reads TEXT that is an absolute URL, exactly as ``databaseValue()`` stores it.
+  ///
+  /// The text is a URL when it starts with a scheme (a letter, then letters, digits, `+`, `-` or `.`,
+  /// then `:`, as RFC 3986 defines it), `URL(string:)` parses it, and the parsed URL's `absoluteString`
+  /// is the text itself. So `"https://example.com/a%20b"` and `"mailto:a@example.com"` are read, while
+  /// `"::::"`, a relative reference such as `"a/b"`, text with spaces, and text that parsing would
+  /// change (an internationalized host, which `URL` converts to Punycode) throw
+  /// ``DatabaseError/conversionFailed(column:type:found:reason:)``.
   public init(databaseValue: DatabaseValue) throws {
-    guard case .text(let text) = databaseValue, let url = URL(string: text) else {
+    guard case .text(let text) = databaseValue else {
+      throw DatabaseError.cannotConvert(databaseValue, to: URL.self)
+    }
+    guard URL.hasValidScheme(text) else {
       throw DatabaseError.cannotConvert(
-        databaseValue, to: URL.self, databaseValue.storageClass == "TEXT" ? "the text is not a URL" : nil)
+        databaseValue, to: URL.self,
+        "the text is not an absolute URL (it does not start with a scheme such as \"https:\")")
+    }
+    guard let url = URL(string: text), url.absoluteString == text else {
+      throw DatabaseError.cannotConvert(databaseValue, to: URL.self, "the text is not a URL")
     }
     self = url
+  }
+
+  /// Whether `text` starts with an RFC 3986 scheme followed by `:`.
+  static func hasValidScheme(_ text: String) -> Bool {
+    var isFirst = true
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+        break
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+        if isFirst { return false }
+      case UInt8(ascii: ":"):
+        return !isFirst
+      default:
+        return false
+      }
+      isFirst = false
+    }
+    return false
   }
 }
 
 extension Decimal: ParameterBindable, ColumnConvertible {
   /// The number as TEXT (`"12.345"`), which keeps every digit and works with SQLite's `decimal_*`
   /// functions. (A REAL would round it to a binary fraction.)
-  public func databaseValue() -> DatabaseValue { .text(description) }
+  ///
+  /// - Throws: ``DatabaseError/unrepresentableValue(type:value:reason:)`` for `Decimal.nan`, which is
+  ///   not a number.
+  public func databaseValue() throws -> DatabaseValue {
+    guard !isNaN else {
+      throw DatabaseError.unrepresentableValue(type: "Decimal", value: "NaN", reason: "NaN is not a number")
+    }
+    return .text(description)
+  }
 
-  /// Reads TEXT holding a decimal number, INTEGER, or REAL.
+  /// Reads TEXT holding a decimal number, INTEGER, or REAL, exactly, or throws
+  /// ``DatabaseError/conversionFailed(column:type:found:reason:)``.
+  ///
+  /// - TEXT must be a whole decimal number and nothing else: an optional sign, digits with an optional
+  ///   decimal point, and an optional exponent (`"-12.5"`, `".5"`, `"1e-3"`). Spaces, trailing
+  ///   characters (`"12abc"`), hexadecimal, `"NaN"` and `"Infinity"` throw.
+  /// - A REAL is read as the shortest decimal that converts back to the same `Double`, the digits
+  ///   SQLite and Swift print for it (REAL `0.1` reads as `0.1`). Infinities and NaN throw.
+  /// - An INTEGER is read exactly.
+  ///
+  /// A number that `Decimal` cannot hold exactly throws rather than being rounded: one with more than 38
+  /// significant digits, or whose last significant digit stands for a power of ten outside -128...127
+  /// (`1e128`, REAL `1e308` and REAL `1e-300` throw; `1.5e128` and `1e-128` are read).
   public init(databaseValue: DatabaseValue) throws {
     switch databaseValue {
     case .integer(let value): self = Decimal(value)
-    case .real(let value): self = Decimal(value)
+    case .real(let value):
+      guard value.isFinite else {
+        throw DatabaseError.cannotConvert(databaseValue, to: Decimal.self, "\(value) is not a finite number")
+      }
+      guard let decimal = ExactDecimal.parse(value == 0 ? "0" : "\(value)") else {
+        throw DatabaseError.cannotConvert(
+          databaseValue, to: Decimal.self, "\(value) is outside the range that Decimal holds exactly")
+      }
+      self = decimal
     case .text(let text):
-      guard let value = Decimal(string: text, locale: nil), !value.isNaN else {
+      guard ExactDecimal.digits(of: text) != nil else {
         throw DatabaseError.cannotConvert(databaseValue, to: Decimal.self, "the text is not a decimal number")
+      }
+      guard let value = ExactDecimal.parse(text) else {
+        throw DatabaseError.cannotConvert(
+          databaseValue, to: Decimal.self,
+          "the number has more digits, or a larger or smaller magnitude, than Decimal holds exactly")
       }
       self = value
     default: throw DatabaseError.cannotConvert(databaseValue, to: Decimal.self)
     }
+  }
+}
+
+/// Parses decimal text into a `Decimal` only when the result is exactly the number written.
+enum ExactDecimal {
+  /// A number as sign, significant digits (no leading or trailing zeros; empty for zero) and the power
+  /// of ten of the last digit.
+  struct Digits: Equatable {
+    var negative: Bool
+    var digits: [UInt8]
+    var exponent: Int
+  }
+
+  /// The digits of `text` when it is `[+-]? (digits [. digits*]? | . digits) ([eE] [+-]? digits)?`,
+  /// else `nil`.
+  static func digits(of text: String) -> Digits? {
+    let bytes = Array(text.utf8)
+    var position = 0
+    var negative = false
+    if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") {
+      negative = bytes[position] == UInt8(ascii: "-")
+      position += 1
+    }
+    var digits: [UInt8] = []
+    var exponent = 0
+    var sawDigit = false
+    func isDigit(_ index: Int) -> Bool {
+      index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+    }
+    while isDigit(position) {
+      sawDigit = true
+      if !(digits.isEmpty && bytes[position] == UInt8(ascii: "0")) { digits.append(bytes[position] - 0x30) }
+      position += 1
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      while isDigit(position) {
+        sawDigit = true
+        if !(digits.isEmpty && bytes[position] == UInt8(ascii: "0")) { digits.append(bytes[position] - 0x30) }
+        exponent -= 1
+        position += 1
+      }
+    }
+    guard sawDigit else { return nil }
+    if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+      position += 1
+      var exponentNegative = false
+      if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") {
+        exponentNegative = bytes[position] == UInt8(ascii: "-")
+        position += 1
+      }
+      guard isDigit(position) else { return nil }
+      var written = 0
+      while isDigit(position) {
+        // Beyond a million the number is out of Decimal's range anyway; stop before overflowing.
+        written = min(written * 10 + Int(bytes[position] - 0x30), 1_000_000)
+        position += 1
+      }
+      exponent += exponentNegative ? -written : written
+    }
+    guard position == bytes.count else { return nil }
+    while let last = digits.last, last == 0 {
+      digits.removeLast()
+      exponent += 1
+    }
+    if digits.isEmpty { return Digits(negative: false, digits: [], exponent: 0) }
+    return Digits(negative: negative, digits: digits, exponent: exponent)
+  }
+
+  /// The `Decimal` that `text` writes, or `nil` when the text is not a number or `Decimal` cannot hold
+  /// it exactly.
+  static func parse(_ text: String) -> Decimal? {
+    guard let number = digits(of: text) else { return nil }
+    if number.digits.isEmpty { return Decimal.zero }
+    // Decimal holds a significand of up to 38 digits times a power of ten in -128...127. (Padding the
+    // significand with zeros to bring a larger exponent into range does not help: Decimal strips them.)
+    guard number.digits.count <= 38, (-128...127).contains(number.exponent) else { return nil }
+    let significandText = String(decoding: number.digits.map { $0 + 0x30 }, as: UTF8.self)
+    guard let significand = Decimal(string: significandText, locale: nil) else { return nil }
+    let value = Decimal(sign: number.negative ? .minus : .plus, exponent: number.exponent, significand: significand)
+    // Check the result against the text rather than trusting each step to be exact.
+    guard !value.isNaN, let back = digits(of: value.description), back == digits(of: text) else { return nil }
+    return value
   }
 }

@@ -58,7 +58,7 @@ extension DatabaseValue: ParameterBindable {
         return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), transientDestructor)
       }
     }
-    try statement.check(rc)
+    try statement.checkBinding(rc, at: index)
   }
 }
 
@@ -89,7 +89,7 @@ extension Optional: ParameterBindable where Wrapped: ParameterBindable {
 
   public func bind(to statement: Statement, at index: Int32) throws {
     switch self {
-    case .none: try statement.check(sqlite3_bind_null(statement.sqliteHandle, index))
+    case .none: try statement.checkBinding(sqlite3_bind_null(statement.sqliteHandle, index), at: index)
     case .some(let value): try value.bind(to: statement, at: index)
     }
   }
@@ -101,7 +101,7 @@ extension Optional where Wrapped == any ParameterBindable {
   func bindOrNull(to statement: Statement, at index: Int32) throws {
     switch self {
     case .some(let value): try value.bind(to: statement, at: index)
-    case .none: try statement.check(sqlite3_bind_null(statement.sqliteHandle, index))
+    case .none: try statement.checkBinding(sqlite3_bind_null(statement.sqliteHandle, index), at: index)
     }
   }
 }

@@ -25,8 +25,13 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// True for an extended code (one that carries more than its primary code).
   public var isExtended: Bool { rawValue > 0xff }
 
-  /// SQLite's English description of the code (`sqlite3_errstr`).
-  public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+  /// SQLite's English description of the code (`sqlite3_errstr`), except for `SQLITE_RANGE`: SQLite
+  /// describes it as "column index out of range", though it reports any index or argument out of range
+  /// (a parameter index, a limit), so it is described here as "out of range".
+  public var description: String {
+    if primary.rawValue == SQLITE_RANGE { return "out of range" }
+    return String(cString: sqlite3_errstr(rawValue))
+  }
 
   /// `SQLITE_OK`: ok.
   public static let ok = ResultCode(rawValue: SQLITE_OK)
@@ -153,13 +158,19 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
       // Prefer the connection's extended code when it refers to the same failure.
       if extendedCodes && connectionCode & 0xff == resultCode & 0xff { extended = connectionCode }
       if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
+      // For SQLITE_RANGE, SQLite's message is only its misleading "column index out of range"; callers
+      // that know what was out of range build their own error instead.
+      if resultCode & 0xff == SQLITE_RANGE && message == String(cString: sqlite3_errstr(SQLITE_RANGE)) {
+        message = "An index or value passed to SQLite is out of range"
+      }
       let errorOffset = sqlite3_error_offset(connection)
       if errorOffset >= 0 && sql != nil { offset = Int(errorOffset) }
     }
     self.init(code: ResultCode(rawValue: extended), message: message, sql: sql, offset: offset)
   }
 
-  /// The extended code, its name, SQLite's message and, when known, the SQL.
+  /// The extended code, its description, the message and, when known, the SQL:
+  /// `SQLite error 25 (out of range): Parameter index 3 is out of range; the statement has 2 parameter(s)`.
   public var description: String {
     var text = "SQLite error \(extendedCode.rawValue) (\(code.description)): \(message)"
     if let sql { text += " — in \"\(sql)\"" }

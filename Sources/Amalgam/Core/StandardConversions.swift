@@ -10,6 +10,20 @@ import AmalgamSQLite
 // Integers are stored as INTEGER (64-bit). Reading accepts INTEGER, and REAL when it holds a whole
 // number in range; anything out of the target type's range throws instead of wrapping or trapping.
 
+extension Statement {
+  /// Throws when a `sqlite3_bind_*` call failed. For `SQLITE_RANGE` the error names the parameter index
+  /// and the statement's parameter count, instead of SQLite's message, "column index out of range".
+  @inlinable
+  func checkBinding(_ rc: Int32, at index: Int32) throws {
+    if rc != SQLITE_OK { throw bindingFailed(rc, at: index) }
+  }
+
+  @usableFromInline
+  func bindingFailed(_ rc: Int32, at index: Int32) -> SQLiteError {
+    rc & 0xff == SQLITE_RANGE ? parameterIndexOutOfRange(Int(index)) : bindFailed(rc)
+  }
+}
+
 /// A fixed-width integer type stored as SQLite's 64-bit INTEGER, with range checks both ways.
 public protocol DatabaseInteger: FixedWidthInteger, ParameterBindable, ColumnConvertible {}
 
@@ -28,7 +42,8 @@ extension DatabaseInteger {
   public func bindInteger(to statement: Statement, at index: Int32) throws {
     if Self.bitWidth <= 64 && (Self.isSigned || Self.bitWidth < 64) {
       // Always fits: no check needed.
-      try statement.check(sqlite3_bind_int64(statement.sqliteHandle, index, Int64(truncatingIfNeeded: self)))
+      try statement.checkBinding(
+        sqlite3_bind_int64(statement.sqliteHandle, index, Int64(truncatingIfNeeded: self)), at: index)
     } else {
       try databaseValue().bind(to: statement, at: index)
     }
@@ -146,7 +161,7 @@ extension Double: ParameterBindable, ColumnConvertible {
 
   @inlinable
   public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.check(sqlite3_bind_double(statement.sqliteHandle, index, self))
+    try statement.checkBinding(sqlite3_bind_double(statement.sqliteHandle, index, self), at: index)
   }
 
   /// Reads REAL or INTEGER (converted to the nearest `Double`).
@@ -178,10 +193,12 @@ extension Double: ParameterBindable, ColumnConvertible {
 }
 
 extension Float: ParameterBindable, ColumnConvertible {
-  /// The number as ``DatabaseValue/real(_:)``.
+  /// The number as ``DatabaseValue/real(_:)`` (exactly: every `Float` is a `Double`). Infinities are
+  /// stored as such; SQLite stores NaN as NULL, as it does for `Double`.
   public func databaseValue() -> DatabaseValue { .real(Double(self)) }
 
-  /// Reads REAL or INTEGER; throws when a finite value is too large for `Float`.
+  /// Reads REAL or INTEGER, rounded to the nearest `Float`; an infinite REAL reads as an infinity, and a
+  /// finite value too large for `Float` throws rather than becoming one.
   public init(databaseValue: DatabaseValue) throws {
     let double = try Double(databaseValue: databaseValue)
     let value = Float(double)
@@ -210,7 +227,7 @@ extension String: ParameterBindable, ColumnConvertible {
   public func databaseValue() -> DatabaseValue { .text(self) }
 
   public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.check(bindText(self, handle: statement.sqliteHandle, index: index))
+    try statement.checkBinding(bindText(self, handle: statement.sqliteHandle, index: index), at: index)
   }
 
   /// Reads TEXT. Other storage classes throw rather than being converted to text.
@@ -247,7 +264,7 @@ extension Array: ParameterBindable where Element == UInt8 {
       guard let base = bytes.baseAddress, bytes.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }
       return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), transientDestructor)
     }
-    try statement.check(rc)
+    try statement.checkBinding(rc, at: index)
   }
 }
 
