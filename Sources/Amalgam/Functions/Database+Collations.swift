@@ -113,3 +113,40 @@ private func compareCollation(
   case .orderedDescending: return 1
   }
 }
+
+extension Database {
+  /// Calls `handler` with the name of a collation that a statement uses but that is not registered,
+  /// so that it can register it on demand (with `addCollation(_:_:)`) before SQLite reports
+  /// "no such collation sequence" (`sqlite3_collation_needed`).
+  ///
+  /// ```swift
+  /// try db.setCollationNeededHandler { [weak db] name in
+  ///   if name == "reverse" { try? db?.addCollation("reverse") { left, right in right.compare(left) } }
+  /// }
+  /// ```
+  ///
+  /// The handler may use the connection to register collations. A database has one handler;
+  /// registering again replaces it, ``removeCollationNeededHandler()`` removes it, and closing the
+  /// database releases it. Capture the database `weak`: it keeps the handler.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/collation_needed.html>
+  public func setCollationNeededHandler(_ handler: @escaping (_ name: String) -> Void) throws {
+    try installHook(HookBox(handler), in: .collationNeeded) { handle, userData in
+      sqlite3_collation_needed(
+        handle, userData,
+        { userData, _, _, name in
+          guard let userData, let name else { return }
+          HookBox<(String) -> Void>.from(userData).call { $0(String(cString: name)) }
+        })
+    }
+  }
+
+  /// Removes the handler set with ``setCollationNeededHandler(_:)`` and releases it.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/collation_needed.html>
+  public func removeCollationNeededHandler() throws {
+    try installHook(HookBox<(String) -> Void>?.none, in: .collationNeeded) { handle, _ in
+      sqlite3_collation_needed(handle, nil, nil)
+    }
+  }
+}

@@ -46,6 +46,8 @@ import AmalgamSQLite
 /// - ``withUnsafeBytes(at:_:)``
 /// - ``subtype(at:)``
 /// - ``isValid``
+/// - ``isBoundParameter(at:)``
+/// - ``numericValue(at:)``
 ///
 /// ### C API
 ///
@@ -200,6 +202,29 @@ public struct FunctionArguments: RandomAccessCollection {
   public func subtype(at index: Int) -> UInt32 {
     guard let value = sqliteValue(at: index) else { return 0 }
     return sqlite3_value_subtype(value)
+  }
+
+  /// True when argument `index` is a bound parameter (`?`, `:name`) of the statement, passed unchanged
+  /// (`sqlite3_value_frombind`); false for a column value, an expression or a literal.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public func isBoundParameter(at index: Int) -> Bool {
+    guard let value = sqliteValue(at: index) else { return false }
+    return sqlite3_value_frombind(value) != 0
+  }
+
+  /// Argument `index` with SQLite's numeric affinity applied (`sqlite3_value_numeric_type`): TEXT that
+  /// looks like a number becomes ``DatabaseValue/integer(_:)`` or ``DatabaseValue/real(_:)``; other
+  /// values are returned as they are. NULL for an index out of range and after the call.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public func numericValue(at index: Int) -> DatabaseValue {
+    guard let value = sqliteValue(at: index) else { return .null }
+    switch sqlite3_value_numeric_type(value) {
+    case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+    default: return self[index]
+    }
   }
 
   /// The UTF-8 text of `value`, with one copy into the string.

@@ -32,6 +32,11 @@ import AmalgamSQLite
 /// - ``setResultZeroBlob(count:)``
 /// - ``setResultJSON(_:)``
 /// - ``setResultSubtype(_:)``
+///
+/// ### Caching work between calls
+///
+/// - ``auxiliaryData(forArgument:)``
+/// - ``setAuxiliaryData(_:forArgument:)``
 /// - ``jsonSubtype``
 ///
 /// ### C API
@@ -119,6 +124,39 @@ public struct FunctionContext {
   public func setResultSubtype(_ subtype: UInt32) throws {
     try checkResultSubtypeAllowed()
     sqlite3_result_subtype(context, subtype)
+  }
+
+  /// The object that an earlier call of this function in the same statement cached for the value of
+  /// argument `index` with ``setAuxiliaryData(_:forArgument:)``, if SQLite kept it
+  /// (`sqlite3_get_auxdata`): a compiled pattern for a constant pattern argument, for example. `nil`
+  /// when there is none, and after the call.
+  ///
+  /// ```swift
+  /// try db.addFunction("matches", arity: 2) { arguments, context in
+  ///   let pattern = try context.auxiliaryData(forArgument: 0) as? Pattern
+  ///     ?? Pattern(try arguments.value(at: 0, as: String.self))
+  ///   context.setAuxiliaryData(pattern, forArgument: 0)
+  ///   context.setResult(.integer(pattern.matches(arguments.text(at: 1) ?? "") ? 1 : 0))
+  /// }
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/get_auxdata.html>
+  public func auxiliaryData(forArgument index: Int) -> AnyObject? {
+    guard token.isActive, let index = Int32(exactly: index), index >= 0,
+      let pointer = sqlite3_get_auxdata(context, index)
+    else { return nil }
+    return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  /// Caches `object` for the value of argument `index` (`sqlite3_set_auxdata`): later calls of the
+  /// function in the same statement with the same value of that argument (a constant) may get it back
+  /// from ``auxiliaryData(forArgument:)``. SQLite keeps a reference until it discards the object; it may
+  /// discard it at once. Does nothing after the call or for a negative index.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/get_auxdata.html>
+  public func setAuxiliaryData(_ object: AnyObject, forArgument index: Int) {
+    guard token.isActive, let index = Int32(exactly: index), index >= 0 else { return }
+    sqlite3_set_auxdata(context, index, Unmanaged.passRetained(object).toOpaque(), releaseFunctionBox)
   }
 
   private func checkResultSubtypeAllowed() throws {

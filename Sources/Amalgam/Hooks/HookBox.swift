@@ -12,6 +12,7 @@ enum HookSlot: String {
   case progress = "progressHandler"
   case busy = "busyHandler"
   case wal = "walHook"
+  case collationNeeded = "collationNeeded"
 
   /// The restriction SQLite places on the slot's callback: all but the trace callback and the WAL hook
   /// must not use their connection.
@@ -22,7 +23,7 @@ enum HookSlot: String {
     case .authorizer: .authorizer
     case .progress: .progressHandler
     case .busy: .busyHandler
-    case .trace, .wal: nil
+    case .trace, .wal, .collationNeeded: nil
     }
   }
 }
