@@ -153,6 +153,13 @@ public struct PrimaryKeyInfo: Sendable, Hashable {
   public var isRowID: Bool
   /// The column that is an alias for the rowid (`INTEGER PRIMARY KEY`), if any.
   public var rowIDColumn: String?
+
+  /// Creates a primary key description from its parts.
+  public init(columns: [String], isRowID: Bool, rowIDColumn: String?) {
+    self.columns = columns
+    self.isRowID = isRowID
+    self.rowIDColumn = rowIDColumn
+  }
 }
 
 /// An entry of `sqlite_schema`: a table, index, view or trigger with the SQL that created it.
