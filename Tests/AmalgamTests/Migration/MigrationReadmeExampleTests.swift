@@ -62,6 +62,20 @@ import Testing
     }
   }
 
+  @Test func readmeExampleMatchesThisTest() throws {
+    // Keeps the copy above honest: every code line of the README's migrations example is in this file.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## Migrations and schema\n").dropFirst().first)
+    let code = try #require(section.components(separatedBy: "```swift\n").dropFirst().first)
+    let lines = code.components(separatedBy: "```")[0].split(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    #expect(lines.count > 20)
+    for line in lines { #expect(test.contains(line), "README line not in this test: \(line)") }
+  }
+
   @Test func articleExamplesCompileAndRun() throws {
     let db = try Database()
     try db.execute(sql: "PRAGMA foreign_keys = ON")
