@@ -64,10 +64,9 @@
 ///
 /// - ``migrate(_:)-(Database)``
 /// - ``migrate(_:upTo:)-(Database,_)``
-/// - ``migrate(_:)-(DatabaseWriter)``
-/// - ``migrate(_:upTo:)-(DatabaseWriter,_)``
-/// - ``migrate(_:)-(DatabaseWriter)-async``
-/// - ``migrate(_:upTo:)-(DatabaseWriter,_)-async``
+///
+/// Each of these also takes a ``DatabaseQueue`` or ``DatabasePool`` (any ``DatabaseWriter``), blocking or
+/// with `await`; the reading ones take any ``DatabaseReader``.
 ///
 /// ### Reading the state of a database
 ///
@@ -76,16 +75,6 @@
 /// - ``completedMigrations(_:)-(Database)``
 /// - ``hasCompletedMigrations(_:)-(Database)``
 /// - ``hasBeenSuperseded(_:)-(Database)``
-/// - ``appliedMigrations(_:)-(DatabaseReader)``
-/// - ``appliedIdentifiers(_:)-(DatabaseReader)``
-/// - ``completedMigrations(_:)-(DatabaseReader)``
-/// - ``hasCompletedMigrations(_:)-(DatabaseReader)``
-/// - ``hasBeenSuperseded(_:)-(DatabaseReader)``
-/// - ``appliedMigrations(_:)-(DatabaseReader)-async``
-/// - ``appliedIdentifiers(_:)-(DatabaseReader)-async``
-/// - ``completedMigrations(_:)-(DatabaseReader)-async``
-/// - ``hasCompletedMigrations(_:)-(DatabaseReader)-async``
-/// - ``hasBeenSuperseded(_:)-(DatabaseReader)-async``
 public struct DatabaseMigrator: Sendable {
   /// Where the migrator records which migrations are applied.
   ///
