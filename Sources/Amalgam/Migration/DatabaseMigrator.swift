@@ -100,7 +100,10 @@ public struct DatabaseMigrator: Sendable {
   public enum TransactionMode: Sendable, Hashable {
     /// Each migration commits in its own transaction; a failure keeps the migrations before it.
     case perMigration
-    /// All pending migrations commit in one transaction; a failure keeps none of them.
+    /// All pending migrations commit in one transaction; a failure keeps none of them. If one of them
+    /// asks for ``ForeignKeyChecks/disabled``, foreign keys are off for the whole transaction (SQLite
+    /// cannot change `PRAGMA foreign_keys` inside one); every migration is still checked with
+    /// `PRAGMA foreign_key_check` when it ends.
     case single
   }
 
