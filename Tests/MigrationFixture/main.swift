@@ -52,7 +52,8 @@ do {
   func appliedByThisProcess() throws -> Int {
     try queue.read { db in
       guard try db.tableExists("log") else { return 0 }
-      return try db.prepare(sql: "SELECT count(*) FROM log WHERE process = ?").bind(parameterValues: [process]).front(Int.self) ?? 0
+      return try db.prepare(sql: "SELECT count(*) FROM log WHERE process = ?").bind(parameterValues: [process]).front(
+        Int.self) ?? 0
     }
   }
   let total = 13
