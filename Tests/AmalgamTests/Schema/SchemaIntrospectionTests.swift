@@ -146,6 +146,8 @@ import Testing
 
   @Test func foreignKeyViolationsAreListedWhetherOrNotEnforced() throws {
     let db = try makeDatabase()
+    // Not enforced (the DEFAULT_FOREIGN_KEYS trait turns enforcement on by default).
+    try db.execute(sql: "PRAGMA foreign_keys = OFF")
     try db.execute(sql: "INSERT INTO player(id, name, teamID) VALUES (5, 'x', 42)")
     #expect(
       try db.foreignKeyViolations(schema: "main")
