@@ -308,6 +308,23 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
     #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == true)
   }
 
+  @Test func inSingleTransactionModeAMigrationWithForeignKeysDisabledIsStillChecked() throws {
+    let db = try Database()
+    try db.execute(sql: "PRAGMA foreign_keys = ON")
+    var migrator = bookMigrator(.single)
+    migrator.registerMigration("orphan", foreignKeyChecks: .disabled) { db in
+      try db.execute(sql: "INSERT INTO book(id, authorID) VALUES (4, 9)")
+    }
+    #expect {
+      try migrator.migrate(db)
+    } throws: { error in
+      guard case .foreignKeyViolations("orphan", let violations) = error as? MigrationError else { return false }
+      return violations.map(\.rowid) == [4]
+    }
+    #expect(try migrator.appliedMigrations(db) == [])
+    #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == true)
+  }
+
   // MARK: - user_version
 
   @Test func aDatabaseNumberedWithUserVersionContinuesFromItsNumber() async throws {
