@@ -144,6 +144,12 @@ let package = Package(
       name: "amalgam-bench",
       dependencies: ["Amalgam", "AmalgamSQLite"]
     ),
+    // Test-only: a program that DatabaseMigratorTests runs twice at once on one file.
+    .executableTarget(
+      name: "amalgam-migration-fixture",
+      dependencies: ["Amalgam"],
+      path: "Tests/MigrationFixture"
+    ),
     .testTarget(
       name: "AmalgamTests",
       dependencies: ["Amalgam", "AmalgamSQLite"]
