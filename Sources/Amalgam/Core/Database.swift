@@ -258,6 +258,9 @@ public final class Database {
   public func close() throws {
     guard let connection else { return }
     statementCache.removeAll()
+    for case let observer as any ConnectionCloseObserver in connectionBox.retainedCallbacks.values {
+      observer.connectionWillClose()
+    }
     let rc = try connectionBox.withHandle { sqlite3_close_v2($0) }
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
     connectionBox.handle = nil
@@ -459,6 +462,12 @@ extension Database {
     // The timeout replaces any busy handler in SQLite: release that handler's closure too.
     connectionBox.retainedCallbacks["busyHandler"] = nil
   }
+}
+
+/// An object kept in `Connection.retainedCallbacks` that must release SQLite objects tied to the
+/// connection (such as sessions) before ``Database/close()`` closes it.
+protocol ConnectionCloseObserver: AnyObject {
+  func connectionWillClose()
 }
 
 /// The connection handle that a database and its statements share. Statements hold this box rather
