@@ -187,7 +187,8 @@
     ///   - options: apply flags.
     ///   - tableFilter: called once per table in the changeset; changes to tables it rejects are skipped.
     ///     `nil` applies every table.
-    ///   - onConflict: decides each conflict. It may run SQL on this database. The default aborts.
+    ///   - onConflict: decides each conflict. It may run SQL on this database. ``apply(_:options:)``
+    ///     aborts on any conflict.
     /// - Returns: the rebase data (``Rebaser/configure(_:)``).
     /// - Throws: ``SQLiteError`` with `SQLITE_ABORT` when a handler aborted, `SQLITE_CORRUPT` for corrupt
     ///   input, or SQLite's error; the error a closure threw.
@@ -197,7 +198,7 @@
     public func apply(
       _ changeset: some ChangesetProtocol, options: ChangesetApplyOptions = [],
       tableFilter: ((_ table: String) throws -> Bool)? = nil,
-      onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution = { _ in .abort }
+      onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
       let size = try cInt(count: changeset.data.count)
       return try applying(tableFilter: tableFilter, onConflict: onConflict) { connection, context, rebase, rebaseCount in
@@ -219,7 +220,7 @@
     public func applyChangeset(
       from input: @escaping ChangesetInputStream, options: ChangesetApplyOptions = [],
       tableFilter: ((_ table: String) throws -> Bool)? = nil,
-      onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution = { _ in .abort }
+      onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
       let stream = StreamContext(input: input)
       return try withExtendedLifetime(stream) {
@@ -230,6 +231,26 @@
             ApplyContext.conflictCallback, context, rebase, rebaseCount, options.rawValue)
         }
       }
+    }
+
+    /// Applies a changeset or patchset, aborting (and undoing everything) at the first conflict. See
+    /// ``apply(_:options:tableFilter:onConflict:)``.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
+    @discardableResult
+    public func apply(_ changeset: some ChangesetProtocol, options: ChangesetApplyOptions = []) throws -> Data {
+      try apply(changeset, options: options, tableFilter: nil) { _ in .abort }
+    }
+
+    /// Applies a streamed changeset or patchset, aborting at the first conflict. See
+    /// ``applyChangeset(from:options:tableFilter:onConflict:)``.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
+    @discardableResult
+    public func applyChangeset(
+      from input: @escaping ChangesetInputStream, options: ChangesetApplyOptions = []
+    ) throws -> Data {
+      try applyChangeset(from: input, options: options, tableFilter: nil) { _ in .abort }
     }
 
     private func applying(
