@@ -33,7 +33,7 @@ func sessionWorkloads() -> [Workload] {
           try db.execute(sql: "DELETE FROM session_rows")
           try db.apply(changeset)
           return try sessionChecksum(db.sqliteHandle, changesetSize: changeset.data.count)
-        }),
+        })
     ]
   #else
     []

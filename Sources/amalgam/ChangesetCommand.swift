@@ -186,7 +186,8 @@ extension CommandLineTool {
 
     private func tableNames(_ db: Database, schema: String) throws -> [String] {
       try db.prepare(
-        sql: "SELECT name FROM \"\(schema)\".sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        sql:
+          "SELECT name FROM \"\(schema)\".sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
       ).column(0, as: String.self)
     }
 

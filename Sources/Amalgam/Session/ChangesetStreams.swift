@@ -115,27 +115,28 @@
     }
 
     /// The C input callback: fills SQLite's buffer from the Swift input stream.
-    static let inputCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?)
-      -> Int32 = { context, data, count in
-        guard let context = StreamContext.from(context), let input = context.input, let count else {
-          return SQLITE_MISUSE
-        }
-        guard context.error == nil else { return SQLITE_IOERR }
-        let capacity = Int(max(count.pointee, 0))
-        do {
-          let read = try input(UnsafeMutableRawBufferPointer(start: data, count: data == nil ? 0 : capacity))
-          guard read >= 0 && read <= capacity else {
-            throw SQLiteError(
-              code: .misuse, message: "A changeset input stream returned \(read) for a buffer of \(capacity) bytes")
+    static let inputCallback:
+      @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?)
+        -> Int32 = { context, data, count in
+          guard let context = StreamContext.from(context), let input = context.input, let count else {
+            return SQLITE_MISUSE
           }
-          count.pointee = Int32(read)
-          return SQLITE_OK
-        } catch {
-          context.error = error
-          count.pointee = 0
-          return SQLITE_IOERR
+          guard context.error == nil else { return SQLITE_IOERR }
+          let capacity = Int(max(count.pointee, 0))
+          do {
+            let read = try input(UnsafeMutableRawBufferPointer(start: data, count: data == nil ? 0 : capacity))
+            guard read >= 0 && read <= capacity else {
+              throw SQLiteError(
+                code: .misuse, message: "A changeset input stream returned \(read) for a buffer of \(capacity) bytes")
+            }
+            count.pointee = Int32(read)
+            return SQLITE_OK
+          } catch {
+            context.error = error
+            count.pointee = 0
+            return SQLITE_IOERR
+          }
         }
-      }
 
     /// The C output callback: hands SQLite's chunk to the Swift output stream.
     static let outputCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int32) -> Int32 = {

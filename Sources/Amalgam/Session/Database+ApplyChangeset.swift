@@ -201,7 +201,8 @@
       onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
       let size = try cInt(count: changeset.data.count)
-      return try applying(tableFilter: tableFilter, onConflict: onConflict) { connection, context, rebase, rebaseCount in
+      return try applying(tableFilter: tableFilter, onConflict: onConflict) {
+        connection, context, rebase, rebaseCount in
         changeset.data.withUnsafeBytes { bytes in
           sqlite3changeset_apply_v2(
             connection, size, UnsafeMutableRawPointer(mutating: bytes.baseAddress),

@@ -105,7 +105,8 @@
         #expect(aborted.status == 1)
         #expect(
           aborted.stdout
-            == "conflict (data): UPDATE item (2, -, 4.0) -> (-, -, 5.0); row in the database: (2, 'ink', 9.0) -> abort\n")
+            == "conflict (data): UPDATE item (2, -, 4.0) -> (-, -, 5.0); row in the database: (2, 'ink', 9.0) -> abort\n"
+        )
         #expect(aborted.stderr == "amalgam: error: aborted at a conflict; \(from) is unchanged\n")
         #expect(try rows(from) == before)
 

@@ -8,7 +8,8 @@
     @Test func divergedDatabasesExchangeChangesBothWays() throws {
       let a = try makeSessionDatabase()
       let b = try makeSessionDatabase()
-      let fromA = try recordChangeset(a, "INSERT INTO item VALUES (10, 'a-only', 1, NULL); UPDATE item SET note = 'a' WHERE id = 1;")
+      let fromA = try recordChangeset(
+        a, "INSERT INTO item VALUES (10, 'a-only', 1, NULL); UPDATE item SET note = 'a' WHERE id = 1;")
       let fromB = try recordChangeset(b, "DELETE FROM tag WHERE id = 2; UPDATE item SET price = 7 WHERE id = 3;")
       #expect(try sessionContents(a) != sessionContents(b))
       try b.apply(fromA)
@@ -23,7 +24,12 @@
       let changeset = try recordChangeset(source, "DELETE FROM tag; UPDATE item SET price = 0;")
       let target = try makeSessionDatabase()
       var asked: [String] = []
-      try target.apply(changeset, tableFilter: { asked.append($0); return $0 == "item" }) { _ in .abort }
+      try target.apply(
+        changeset,
+        tableFilter: {
+          asked.append($0); return $0 == "item"
+        }
+      ) { _ in .abort }
       #expect(Set(asked) == ["item", "tag"])
       #expect(try coreScalar(target, "SELECT count(*) FROM tag", as: Int.self) == 2)
       #expect(try coreScalar(target, "SELECT sum(price) FROM item", as: Double.self) == 0)
@@ -42,7 +48,9 @@
       try target.execute(sql: "UPDATE item SET price = 99 WHERE id = 2")
       var conflicts: [ChangesetConflict] = []
       do {
-        try target.apply(changeset) { conflicts.append($0); return answer }
+        try target.apply(changeset) {
+          conflicts.append($0); return answer
+        }
         return (target, conflicts, nil)
       } catch {
         return (target, conflicts, error)
@@ -78,13 +86,18 @@
 
     @Test func notFoundConflict() throws {
       let source = try makeSessionDatabase()
-      let changeset = try recordChangeset(source, "UPDATE item SET price = 5 WHERE id = 3; DELETE FROM item WHERE id = 1;")
+      let changeset = try recordChangeset(
+        source, "UPDATE item SET price = 5 WHERE id = 3; DELETE FROM item WHERE id = 1;")
       for answer in [ChangesetConflictResolution.omit, .abort] {
         let target = try makeSessionDatabase()
         try target.batch(sql: "DELETE FROM tag; DELETE FROM item WHERE id IN (1, 3);")
         let before = try sessionContents(target)
         var kinds: [ChangesetConflict.Kind] = []
-        let result = Result { try target.apply(changeset) { kinds.append($0.kind); return answer } }
+        let result = Result {
+          try target.apply(changeset) {
+            kinds.append($0.kind); return answer
+          }
+        }
         #expect(try sessionContents(target) == before)
         if answer == .omit {
           #expect(kinds == [.notFound, .notFound])
@@ -110,7 +123,11 @@
         let target = try makeSessionDatabase()
         try target.execute(sql: "INSERT INTO item VALUES (7, 'ours', 2, NULL)")
         var conflicts: [ChangesetConflict] = []
-        let result = Result { try target.apply(changeset) { conflicts.append($0); return answer } }
+        let result = Result {
+          try target.apply(changeset) {
+            conflicts.append($0); return answer
+          }
+        }
         #expect(conflicts.map(\.kind) == [.conflict])
         #expect(conflicts.first?.conflictingValues == [.integer(7), .text("ours"), .real(2), .null])
         let name = try coreScalar(target, "SELECT name FROM item WHERE id = 7", as: String.self)
@@ -121,13 +138,18 @@
 
     @Test func constraintConflict() throws {
       let source = try makeSessionDatabase()
-      let changeset = try recordChangeset(source, "INSERT INTO tag VALUES (5, 1, 'taken'); INSERT INTO item VALUES (8, 'ok', 1, NULL);")
+      let changeset = try recordChangeset(
+        source, "INSERT INTO tag VALUES (5, 1, 'taken'); INSERT INTO item VALUES (8, 'ok', 1, NULL);")
       for answer in [ChangesetConflictResolution.omit, .abort] {
         let target = try makeSessionDatabase()
         try target.execute(sql: "INSERT INTO tag VALUES (6, 2, 'taken')")
         let before = try sessionContents(target)
         var kinds: [ChangesetConflict.Kind] = []
-        let result = Result { try target.apply(changeset) { kinds.append($0.kind); return answer } }
+        let result = Result {
+          try target.apply(changeset) {
+            kinds.append($0.kind); return answer
+          }
+        }
         #expect(kinds == [.constraint])
         if answer == .omit {
           #expect(throws: Never.self) { try result.get() }
@@ -148,7 +170,11 @@
         try target.batch(sql: "DELETE FROM item WHERE id = 3")
         let before = try sessionContents(target)
         var conflicts: [ChangesetConflict] = []
-        let result = Result { try target.apply(changeset) { conflicts.append($0); return answer } }
+        let result = Result {
+          try target.apply(changeset) {
+            conflicts.append($0); return answer
+          }
+        }
         #expect(conflicts.map(\.kind) == [.foreignKey])
         #expect(conflicts.first?.foreignKeyViolationCount == 1)
         #expect(conflicts.first?.change == nil)
@@ -183,7 +209,8 @@
 
     @Test func anErrorThrownByTheConflictHandlerIsRethrownAndTheApplyUndone() throws {
       let source = try makeSessionDatabase()
-      let changeset = try recordChangeset(source, "UPDATE item SET price = 0; INSERT INTO item VALUES (20, 'x', 1, NULL);")
+      let changeset = try recordChangeset(
+        source, "UPDATE item SET price = 0; INSERT INTO item VALUES (20, 'x', 1, NULL);")
       let target = try makeSessionDatabase()
       try target.execute(sql: "INSERT INTO item VALUES (20, 'mine', 1, NULL)")
       let before = try sessionContents(target)
@@ -210,7 +237,8 @@
 
     @Test func applyOptions() throws {
       let source = try makeSessionDatabase()
-      let changeset = try recordChangeset(source, "UPDATE item SET price = 0 WHERE id = 1; DELETE FROM item WHERE id = 3;")
+      let changeset = try recordChangeset(
+        source, "UPDATE item SET price = 0 WHERE id = 1; DELETE FROM item WHERE id = 3;")
       // invert: applying the inverse on the changed database restores the original.
       try source.apply(changeset, options: .invert)
       #expect(try sessionContents(source) == sessionContents(makeSessionDatabase()))
@@ -218,7 +246,9 @@
       let target = try makeSessionDatabase()
       try target.execute(sql: "DELETE FROM item WHERE id = 3")
       var kinds: [ChangesetConflict.Kind] = []
-      try target.apply(changeset, options: .ignoreNoOp) { kinds.append($0.kind); return .abort }
+      try target.apply(changeset, options: .ignoreNoOp) {
+        kinds.append($0.kind); return .abort
+      }
       #expect(kinds.isEmpty)
       // noSavepoint: inside the caller's transaction, which the caller rolls back.
       let inTransaction = try makeSessionDatabase()
@@ -252,7 +282,9 @@
       #expect(try coreScalar(cascading, "SELECT count(*) FROM child", as: Int.self) == 0)
       let noAction = try makeDatabase()
       var kinds: [ChangesetConflict.Kind] = []
-      try noAction.apply(changeset, options: .foreignKeyNoAction) { kinds.append($0.kind); return .omit }
+      try noAction.apply(changeset, options: .foreignKeyNoAction) {
+        kinds.append($0.kind); return .omit
+      }
       #expect(kinds == [.foreignKey])
       #expect(try coreScalar(noAction, "SELECT count(*) FROM child", as: Int.self) == 1)
     }
@@ -343,7 +375,8 @@
 
     @Test func changesBuiltColumnByColumnEqualRecordedOnes() throws {
       let db = try makeSessionDatabase()
-      let recorded = try recordChangeset(db, "UPDATE item SET price = 8 WHERE id = 2; INSERT INTO tag VALUES (3, 1, 'x');")
+      let recorded = try recordChangeset(
+        db, "UPDATE item SET price = 8 WHERE id = 2; INSERT INTO tag VALUES (3, 1, 'x');")
 
       let group = try Changegroup()
       try group.setSchema(database: try makeSessionDatabase())
@@ -353,9 +386,10 @@
       try group.setNewValue(8.0, at: 2)
       try group.finishChange()
       // Whole operations go through the same calls.
-      try group.add(ChangesetOperation(
-        table: "tag", operation: .insert, columnCount: 3, primaryKeyColumns: [0], oldValues: [],
-        newValues: [3, 1, "x"]))
+      try group.add(
+        ChangesetOperation(
+          table: "tag", operation: .insert, columnCount: 3, primaryKeyColumns: [0], oldValues: [],
+          newValues: [3, 1, "x"]))
       let built = try group.changeset()
       #expect(try Set(built.operations()) == Set(recorded.operations()))
 
@@ -531,7 +565,8 @@
 
     @Test func aChangesetAppliedWithTheCAPIGivesTheSameResult() throws {
       let source = try makeSessionDatabase()
-      let changeset = try recordChangeset(source, "UPDATE item SET price = 3 WHERE id = 1; DELETE FROM tag WHERE id = 1;")
+      let changeset = try recordChangeset(
+        source, "UPDATE item SET price = 3 WHERE id = 1; DELETE FROM tag WHERE id = 1;")
       let target = try makeSessionDatabase()
       let rc = try changeset.data.withUnsafeBytes { bytes in
         sqlite3changeset_apply(
@@ -543,9 +578,11 @@
     }
 
     @Test func aChangesetWrittenBySqldiffIsReadAndApplied() throws {
-      guard let sqldiff = ["/usr/bin/sqldiff", "/usr/local/bin/sqldiff"].first(where: {
-        FileManager.default.isExecutableFile(atPath: $0)
-      }) else {
+      guard
+        let sqldiff = ["/usr/bin/sqldiff", "/usr/local/bin/sqldiff"].first(where: {
+          FileManager.default.isExecutableFile(atPath: $0)
+        })
+      else {
         // Outside CI (which installs Debian's sqlite3-tools), say why nothing was checked.
         print("Skipping the sqldiff interoperability test: sqldiff is not installed (apt-get install sqlite3-tools)")
         return

@@ -132,8 +132,9 @@
 
         let old = try Database(path: oldPath)
         try old.apply(changeset)
-        #expect(try old.prepare(sql: "SELECT * FROM item ORDER BY id").allRows()
-          == db.prepare(sql: "SELECT * FROM item ORDER BY id").allRows())
+        #expect(
+          try old.prepare(sql: "SELECT * FROM item ORDER BY id").allRows()
+            == db.prepare(sql: "SELECT * FROM item ORDER BY id").allRows())
       }
     }
 
@@ -253,7 +254,9 @@
         let token = HookTestToken()
         weakToken = token
         let session = try Session(database: db)
-        try session.setTableFilter { _ in _ = token; return true }
+        try session.setTableFilter { _ in
+          _ = token; return true
+        }
         #expect(weakToken != nil)
       }
       #expect(weakToken == nil)
