@@ -61,6 +61,9 @@
     /// - Throws: ``SQLiteError`` with `SQLITE_CANTOPEN` when the file cannot be created.
     public static func writing(toFile path: String) throws -> ChangesetOutputStream {
       let file = try StreamFile(path: path, mode: "wb")
+      // Unbuffered, so that a failed write (a full disk) throws here rather than being lost when the
+      // file is closed.
+      setvbuf(file.handle, nil, _IONBF, 0)
       return { chunk in
         guard let base = chunk.baseAddress, chunk.count > 0 else { return }
         guard fwrite(base, 1, chunk.count, file.handle) == chunk.count else {
