@@ -13,7 +13,8 @@
   /// An in-memory database with ``sessionSchema`` and a few rows.
   func makeSessionDatabase(foreignKeys: Bool = false) throws -> Database {
     let db = try Database()
-    if foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+    // Explicit either way: the DEFAULT_FOREIGN_KEYS trait turns enforcement on by default.
+    try db.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")")
     try db.batch(sql: sessionSchema)
     try db.batch(
       sql: """
