@@ -38,6 +38,8 @@ enum CommandLineTool {
       status = success
     case .sql(let options):
       status = runSQL(options, output: output, errors: errors)
+    case .changeset(let invocation):
+      status = runChangeset(invocation, output: output, errors: errors)
     }
     output.flush()
     if let writeError = output.writeError {

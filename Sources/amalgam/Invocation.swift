@@ -8,6 +8,8 @@ enum Invocation: Equatable {
   case info(json: Bool)
   /// `amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]`.
   case sql(SQLOptions)
+  /// `amalgam changeset diff|show|apply|invert|concat ...` (ChangesetCommand.swift).
+  case changeset(ChangesetInvocation)
 }
 
 /// The arguments of `amalgam sql`.
@@ -42,6 +44,9 @@ extension Invocation {
   /// Parses the arguments that follow the program name. Options may come before or after the
   /// positional arguments; after `--`, every argument is positional (for SQL that begins with `-`).
   static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    if arguments.first == "changeset" && !arguments.contains("--help") && !arguments.contains("-h") {
+      return .changeset(try ChangesetInvocation.parse(Array(arguments.dropFirst())))
+    }
     var flags: [String] = []
     var positionals: [String] = []
     var onlyPositionals = false
@@ -111,6 +116,11 @@ let usageSynopsis = """
   USAGE:
     amalgam info [--json]
     amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]
+    amalgam changeset diff FROM TO [-o FILE] [--patchset] [--table TABLE]...
+    amalgam changeset show FILE [--json]
+    amalgam changeset apply DATABASE FILE [--on-conflict omit|replace|abort]
+    amalgam changeset invert FILE [-o FILE]
+    amalgam changeset concat FILE... [-o FILE]
     amalgam help
 
   """
@@ -125,6 +135,17 @@ let usageText = """
                  the enabled package traits and SQLite's compile options.
     sql          Run SQL and print the rows of each statement that returns rows. Several
                  statements separated by semicolons run in order.
+    changeset    SQLite's session extension (needs the ENABLE_SESSION trait):
+                 diff    the changes that turn database FROM into TO (tables of TO that are
+                         in FROM, or the --table ones), as a changeset (--patchset: a patchset)
+                         written to -o FILE or standard output;
+                 show    one line per operation: INSERT/DELETE table (values), UPDATE table
+                         (old) -> (new), where - is a column not recorded; --json prints
+                         objects whose old/new map column numbers to recorded values;
+                 apply   apply FILE to DATABASE, printing each conflict and the answer given
+                         (--on-conflict, default abort; replace omits what cannot be replaced);
+                         an abort leaves DATABASE unchanged and exits with status 1;
+                 invert  the changeset that undoes FILE;  concat  FILEs merged into one.
     help         Print this help.
 
   ARGUMENTS:

@@ -259,7 +259,12 @@ public final class Database {
   public func close() throws {
     guard let connection else { return }
     statementCache.removeAll()
-    let rc = try connectionBox.withHandle { sqlite3_close_v2($0) }
+    let rc = try connectionBox.withHandle { handle in
+      for case let observer as any ConnectionCloseObserver in connectionBox.retainedCallbacks.values {
+        observer.connectionWillClose()
+      }
+      return sqlite3_close_v2(handle)
+    }
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
     connectionBox.handle = nil
     // With no statement left, SQLite has really closed the connection and will call no callback again.
@@ -503,8 +508,15 @@ extension Database {
   }
 }
 
-/// The connection handle that a database and its statements share. Statements hold this box rather
-/// than the `Database`, so that the database's statement cache does not keep the database alive.
+/// An object kept in `Connection.retainedCallbacks` that must release SQLite objects tied to the
+/// connection (such as sessions) before ``Database/close()`` closes it.
+protocol ConnectionCloseObserver: AnyObject {
+  func connectionWillClose()
+}
+
+/// The connection handle that a database and its statements share. Statements use this box for every
+/// call (cached statements hold only this box, so that the statement cache does not keep the database
+/// alive), and it outlives SQLite's handle.
 @usableFromInline
 final class Connection {
   /// The `sqlite3*` handle; `nil` once closed.

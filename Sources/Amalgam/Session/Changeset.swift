@@ -1,0 +1,370 @@
+#if ENABLE_SESSION
+  #if canImport(FoundationEssentials)
+    import FoundationEssentials
+  #else
+    import Foundation
+  #endif
+  import AmalgamSQLite
+
+  /// What ``Changeset`` and ``Patchset`` have in common: bytes in SQLite's changeset format that can be
+  /// read operation by operation, concatenated, merged in a ``Changegroup`` and applied to a database.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/sessionintro.html>
+  public protocol ChangesetProtocol: Sendable, Hashable {
+    /// The bytes, exactly as SQLite writes and reads them.
+    var data: Data { get }
+    /// Wraps bytes in SQLite's format. Nothing is checked until the bytes are read: a corrupt or
+    /// truncated value throws ``SQLiteError`` with `SQLITE_CORRUPT` when it is iterated or applied.
+    init(data: Data)
+  }
+
+  extension ChangesetProtocol {
+    /// Reads the bytes of a file written by ``write(toFile:)`` (or by any tool that writes SQLite's
+    /// changeset format, such as `sqldiff --changeset`).
+    ///
+    /// - Throws: the file system's error when the file cannot be read.
+    public init(contentsOfFile path: String) throws {
+      self.init(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Writes the bytes to a file, replacing it.
+    ///
+    /// - Throws: the file system's error when the file cannot be written.
+    public func write(toFile path: String) throws {
+      try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    /// True when there are no bytes, hence no operation.
+    public var isEmpty: Bool { data.isEmpty }
+
+    /// Every operation, copied into Swift values, in the order SQLite stores them (grouped by table).
+    /// To read a large value one operation at a time, use ``ChangesetReader``.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` when the bytes are corrupt or truncated.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_next.html>
+    public func operations() throws -> [ChangesetOperation] {
+      let reader = try ChangesetReader(self)
+      var operations: [ChangesetOperation] = []
+      while let operation = try reader.next() { operations.append(operation) }
+      return operations
+    }
+
+    /// Joins two values into one that has the effect of applying `self`, then `other`
+    /// (`sqlite3changeset_concat`). For many values, a ``Changegroup`` is faster.
+    ///
+    /// - Throws: ``SQLiteError``: `SQLITE_CORRUPT` for corrupt input, `SQLITE_SCHEMA` when the two
+    ///   record one table with different columns.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_concat.html>
+    public func concatenated(with other: Self) throws -> Self {
+      let left = try cInt(count: data.count)
+      let right = try cInt(count: other.data.count)
+      var count: Int32 = 0
+      var output: UnsafeMutableRawPointer?
+      let rc = data.withUnsafeBytes { a in
+        other.data.withUnsafeBytes { b in
+          sqlite3changeset_concat(
+            left, UnsafeMutableRawPointer(mutating: a.baseAddress), right,
+            UnsafeMutableRawPointer(mutating: b.baseAddress), &count, &output)
+        }
+      }
+      let bytes = takeSQLiteBuffer(output, count: count)
+      if rc != SQLITE_OK { throw sessionError(rc) }
+      return Self(data: bytes)
+    }
+
+    /// The concatenation of two values: `try a + b` is ``concatenated(with:)``.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_concat.html>
+    public static func + (lhs: Self, rhs: Self) throws -> Self {
+      try lhs.concatenated(with: rhs)
+    }
+
+    /// Concatenates two streamed inputs into `output` without holding either in memory
+    /// (`sqlite3changeset_concat_strm`). See ``concatenated(with:)``.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_concat.html>
+    public static func concatenate(
+      _ first: @escaping ChangesetInputStream, _ second: @escaping ChangesetInputStream,
+      to output: @escaping ChangesetOutputStream
+    ) throws {
+      let a = StreamContext(input: first)
+      let b = StreamContext(input: second)
+      let out = StreamContext(output: output)
+      try withStreams([a, b, out]) {
+        sqlite3changeset_concat_strm(
+          StreamContext.inputCallback, a.pointer, StreamContext.inputCallback, b.pointer,
+          StreamContext.outputCallback, out.pointer)
+      }
+    }
+  }
+
+  /// A changeset: the rows a ``Session`` saw inserted, updated and deleted, with their values before
+  /// and after, as bytes that can be stored, sent, inverted, merged and applied to another database.
+  ///
+  /// ```swift
+  /// let changeset = try session.changeset()
+  /// for operation in try changeset.operations() {
+  ///   print(operation.operation, operation.table, operation.newValues)
+  /// }
+  /// try replica.apply(changeset)
+  /// ```
+  ///
+  /// A changeset is a value: copying it copies the bytes (lazily, as `Data` does), and it is `Sendable`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_changeset.html>
+  public struct Changeset: ChangesetProtocol {
+    /// The bytes, in SQLite's changeset format.
+    public let data: Data
+
+    /// Wraps changeset bytes (from ``Session/changeset()``, a file, the network...). Nothing is checked
+    /// until the bytes are read.
+    public init(data: Data) {
+      self.data = data
+    }
+
+    /// The changeset that undoes this one: inserts become deletes, deletes become inserts, and updates
+    /// swap their old and new values (`sqlite3changeset_invert`). Applying a changeset, then its
+    /// inverse, leaves a database as it was.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` when the bytes are corrupt or truncated.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_invert.html>
+    public func inverted() throws -> Changeset {
+      let size = try cInt(count: data.count)
+      var count: Int32 = 0
+      var output: UnsafeMutableRawPointer?
+      let rc = data.withUnsafeBytes { bytes in
+        sqlite3changeset_invert(size, bytes.baseAddress, &count, &output)
+      }
+      let inverted = takeSQLiteBuffer(output, count: count)
+      if rc != SQLITE_OK { throw sessionError(rc) }
+      return Changeset(data: inverted)
+    }
+
+    /// Inverts a streamed changeset into `output` (`sqlite3changeset_invert_strm`). See ``inverted()``.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_invert.html>
+    public static func invert(
+      _ input: @escaping ChangesetInputStream, to output: @escaping ChangesetOutputStream
+    ) throws {
+      let source = StreamContext(input: input)
+      let sink = StreamContext(output: output)
+      try withStreams([source, sink]) {
+        sqlite3changeset_invert_strm(
+          StreamContext.inputCallback, source.pointer, StreamContext.outputCallback, sink.pointer)
+      }
+    }
+  }
+
+  /// A patchset: a compact changeset that keeps only the primary key of deleted rows and only the new
+  /// values of updated ones. Smaller, but it cannot be inverted, and conflicts are detected on the
+  /// primary key alone.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_patchset.html>
+  public struct Patchset: ChangesetProtocol {
+    /// The bytes, in SQLite's patchset format.
+    public let data: Data
+
+    /// Wraps patchset bytes. Nothing is checked until the bytes are read.
+    public init(data: Data) {
+      self.data = data
+    }
+  }
+
+  /// One row change read from a changeset or patchset, copied into Swift values: it stays valid after
+  /// the iteration that produced it.
+  ///
+  /// `oldValues` and `newValues` have one element per column of the table (in the changeset's column
+  /// order; for a rowid table recorded without a primary key, column 0 is the rowid). An element is
+  /// `nil` when the changeset holds no value for that column, which is not the same as SQL NULL
+  /// (`.null`): an update records old and new values only for the columns it changed (and the primary
+  /// key's old values); a patchset's delete records only the primary key.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_op.html>
+  public struct ChangesetOperation: Sendable, Hashable {
+    /// The table the row belongs to.
+    public var table: String
+    /// Whether the row was inserted, updated or deleted.
+    public var operation: DatabaseEvent.Operation
+    /// True for a change made by a trigger or foreign-key action, or recorded while the session was
+    /// indirect (``Session/setIndirect(_:)``).
+    public var isIndirect: Bool
+    /// The number of columns of the table as recorded.
+    public var columnCount: Int
+    /// The indices of the primary-key columns (`sqlite3changeset_pk`).
+    public var primaryKeyColumns: [Int]
+    /// The values before the change, one per column; empty for an insert. `nil` means "not recorded".
+    public var oldValues: [DatabaseValue?]
+    /// The values after the change, one per column; empty for a delete. `nil` means "not recorded"
+    /// (for an update: the column did not change).
+    public var newValues: [DatabaseValue?]
+
+    /// Creates an operation, for example to add to a ``Changegroup`` with ``Changegroup/add(_:)-(ChangesetOperation)``.
+    public init(
+      table: String, operation: DatabaseEvent.Operation, isIndirect: Bool = false, columnCount: Int,
+      primaryKeyColumns: [Int], oldValues: [DatabaseValue?], newValues: [DatabaseValue?]
+    ) {
+      self.table = table
+      self.operation = operation
+      self.isIndirect = isIndirect
+      self.columnCount = columnCount
+      self.primaryKeyColumns = primaryKeyColumns
+      self.oldValues = oldValues
+      self.newValues = newValues
+    }
+
+    /// Copies the current change of a changeset iterator.
+    init(iterator: OpaquePointer) throws {
+      var tableName: UnsafePointer<CChar>?
+      var columns: Int32 = 0
+      var code: Int32 = 0
+      var indirect: Int32 = 0
+      var rc = sqlite3changeset_op(iterator, &tableName, &columns, &code, &indirect)
+      guard rc == SQLITE_OK else { throw sessionError(rc) }
+      guard let operation = DatabaseEvent.Operation(code: code) else {
+        throw sessionError(SQLITE_CORRUPT, message: "The changeset holds an unknown operation \(code)")
+      }
+      var primaryKey: UnsafeMutablePointer<UInt8>?
+      var primaryKeyCount: Int32 = 0
+      rc = sqlite3changeset_pk(iterator, &primaryKey, &primaryKeyCount)
+      guard rc == SQLITE_OK else { throw sessionError(rc) }
+      let count = Int(max(columns, 0))
+      var keys: [Int] = []
+      if let primaryKey {
+        for index in 0..<min(count, Int(primaryKeyCount)) where primaryKey[index] != 0 { keys.append(index) }
+      }
+      self.table = hookString(tableName) ?? ""
+      self.operation = operation
+      self.isIndirect = indirect != 0
+      self.columnCount = count
+      self.primaryKeyColumns = keys
+      self.oldValues = operation == .insert ? [] : try Self.values(iterator, count, sqlite3changeset_old)
+      self.newValues = operation == .delete ? [] : try Self.values(iterator, count, sqlite3changeset_new)
+    }
+
+    private static func values(
+      _ iterator: OpaquePointer, _ count: Int,
+      _ read: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    ) throws -> [DatabaseValue?] {
+      var values: [DatabaseValue?] = []
+      values.reserveCapacity(count)
+      for column in 0..<count {
+        var value: OpaquePointer?
+        let rc = read(iterator, Int32(column), &value)
+        guard rc == SQLITE_OK else { throw sessionError(rc) }
+        values.append(try value.map(copyDatabaseValue))
+      }
+      return values
+    }
+  }
+
+  /// Copies an `sqlite3_value` that a session function returned into a ``DatabaseValue``.
+  func copyDatabaseValue(_ value: OpaquePointer) throws -> DatabaseValue {
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER:
+      return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT:
+      return .real(sqlite3_value_double(value))
+    case SQLITE_TEXT:
+      let bytes = sqlite3_value_text(value)
+      let count = Int(sqlite3_value_bytes(value))
+      guard let bytes else { return .text("") }
+      guard let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) else {
+        throw DatabaseError.conversionFailed(
+          column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
+      }
+      return .text(text)
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_value_bytes(value))
+      guard let bytes = sqlite3_value_blob(value), count > 0 else { return .blob(Data()) }
+      return .blob(Data(bytes: bytes, count: count))
+    default:
+      return .null
+    }
+  }
+
+  /// A byte count as the `int` that SQLite's session functions take.
+  func cInt(count: Int) throws -> Int32 {
+    guard let value = Int32(exactly: count) else {
+      throw SQLiteError(
+        code: .tooBig, message: "A changeset of \(count) bytes is too large; use the streaming functions")
+    }
+    return value
+  }
+
+  /// Reads a changeset or patchset one operation at a time (`sqlite3changeset_start_v2`,
+  /// `sqlite3changeset_next`), from bytes in memory or from a stream, so that a changeset larger than
+  /// memory can be inspected.
+  ///
+  /// ```swift
+  /// let reader = try ChangesetReader(changeset)
+  /// while let operation = try reader.next() { print(operation) }
+  /// ```
+  ///
+  /// Each operation is copied into Swift values. A reader is used by one thread at a time.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
+  public final class ChangesetReader {
+    private var iterator: OpaquePointer?
+    /// The bytes being read, owned by the reader because SQLite reads them in place.
+    private var buffer: UnsafeMutableRawBufferPointer?
+    /// The stream being read, kept alive while SQLite may call it.
+    private let stream: StreamContext?
+    private var isFinished = false
+
+    /// Reads `changeset`; with `inverted`, reads the operations of its inverse
+    /// (`SQLITE_CHANGESETSTART_INVERT`).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
+    public init(_ changeset: some ChangesetProtocol, inverted: Bool = false) throws {
+      let size = try cInt(count: changeset.data.count)
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size_t(size), 1), alignment: 8)
+      _ = changeset.data.copyBytes(to: buffer)
+      self.buffer = buffer
+      self.stream = nil
+      var iterator: OpaquePointer?
+      let rc = sqlite3changeset_start_v2(
+        &iterator, size, buffer.baseAddress, inverted ? SQLITE_CHANGESETSTART_INVERT : 0)
+      self.iterator = iterator
+      if rc != SQLITE_OK { throw sessionError(rc) }
+    }
+
+    /// Reads a changeset or patchset from `input` as it is needed (`sqlite3changeset_start_v2_strm`).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
+    public init(from input: @escaping ChangesetInputStream, inverted: Bool = false) throws {
+      let stream = StreamContext(input: input)
+      self.stream = stream
+      self.buffer = nil
+      var iterator: OpaquePointer?
+      let rc = sqlite3changeset_start_v2_strm(
+        &iterator, StreamContext.inputCallback, stream.pointer, inverted ? SQLITE_CHANGESETSTART_INVERT : 0)
+      self.iterator = iterator
+      if let error = stream.error { throw error }
+      if rc != SQLITE_OK { throw sessionError(rc) }
+    }
+
+    deinit {
+      sqlite3changeset_finalize(iterator)
+      buffer?.deallocate()
+    }
+
+    /// The next operation, or `nil` after the last one.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` when the bytes are corrupt or truncated (later
+    ///   calls return `nil`), or the error the input stream threw.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_next.html>
+    public func next() throws -> ChangesetOperation? {
+      guard let iterator, !isFinished else { return nil }
+      let rc = sqlite3changeset_next(iterator)
+      if rc == SQLITE_ROW { return try ChangesetOperation(iterator: iterator) }
+      isFinished = true
+      if let error = stream?.error { throw error }
+      if rc == SQLITE_DONE { return nil }
+      throw sessionError(rc)
+    }
+  }
+#endif
