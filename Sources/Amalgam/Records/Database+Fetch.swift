@@ -5,15 +5,15 @@ import AmalgamSQLite
 // returning, whether it succeeded or threw.
 
 extension Database {
-  /// Runs `body` with the cached statement for `sql`, bound to `arguments`; resets the statement and
-  /// clears its bindings afterwards.
-  func withStatement<R>(sql: String, arguments: StatementArguments, _ body: (Statement) throws -> R) throws -> R {
+  /// Runs `body` with the cached statement for `sql`, bound to `arguments` (`nil`: `body` binds); resets
+  /// the statement and clears its bindings afterwards.
+  func withStatement<R>(sql: String, arguments: StatementArguments?, _ body: (Statement) throws -> R) throws -> R {
     let statement = try cachedStatement(sql: sql)
     defer {
       sqlite3_reset(statement.sqliteHandle)
       sqlite3_clear_bindings(statement.sqliteHandle)
     }
-    try arguments.bind(to: statement)
+    try arguments?.bind(to: statement)
     return try body(statement)
   }
 }

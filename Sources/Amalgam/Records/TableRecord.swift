@@ -95,13 +95,13 @@ extension Database {
   ) throws {
     let layout = try RecordLayout.of(record, encoder: encoder)
     do {
-      try withStatement(sql: sql(layout), arguments: []) { statement in
+      try withStatement(sql: sql(layout), arguments: nil) { statement in
         try encoder.encode(record, to: statement)
         try statement.execute()
       }
     } catch DatabaseError.missingParameter {
       let own = try RecordLayout.fresh(record, encoder: encoder)
-      try withStatement(sql: sql(own), arguments: []) { statement in
+      try withStatement(sql: sql(own), arguments: nil) { statement in
         try encoder.encode(record, to: statement)
         try statement.execute()
       }
