@@ -56,10 +56,14 @@ public struct JSONColumn<Value: Codable>: ParameterBindable, ColumnConvertible, 
     }
   }
 
-  /// The value as JSON text. (A JSONB value needs a connection to convert it: when bound to a
-  /// statement, it is converted on the statement's connection.)
+  /// The stored value: JSON text, or JSONB made by SQLite's `jsonb()` on a private in-memory
+  /// connection (binding to a statement uses the statement's own connection instead).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/json1.html#jsonb>
   public func databaseValue() throws -> DatabaseValue {
-    .text(try jsonText())
+    let text = DatabaseValue.text(try jsonText())
+    guard storage == .jsonb else { return text }
+    return try withPrivateConnection { try convertJSON(text, function: "jsonb", handle: $0) }
   }
 
   /// Binds the JSON text, or the JSONB that SQLite's `jsonb()` makes of it on the statement's connection.
@@ -76,18 +80,13 @@ public struct JSONColumn<Value: Codable>: ParameterBindable, ColumnConvertible, 
     }
   }
 
-  /// Reads JSON text, or JSONB through a private in-memory connection. Prefer reading from a row,
-  /// which converts JSONB on the row's own connection.
+  /// Reads JSON text, or JSONB converted on a private in-memory connection. (Reading from a row converts
+  /// JSONB on the row's own connection.)
   public init(databaseValue: DatabaseValue) throws {
     switch databaseValue {
     case .blob:
-      var handle: OpaquePointer?
-      guard sqlite3_open(":memory:", &handle) == SQLITE_OK, let handle else {
-        sqlite3_close(handle)
-        throw SQLiteError(code: .cannotOpen, message: "Cannot open a connection to read JSONB")
-      }
-      defer { sqlite3_close(handle) }
-      try self.init(json: convertJSON(databaseValue, function: "json", handle: handle), storage: .jsonb)
+      let text = try withPrivateConnection { try convertJSON(databaseValue, function: "json", handle: $0) }
+      try self.init(json: text, storage: .jsonb)
     default:
       try self.init(json: databaseValue, storage: .text)
     }
@@ -130,6 +129,28 @@ public struct JSONColumn<Value: Codable>: ParameterBindable, ColumnConvertible, 
 extension JSONColumn: Equatable where Value: Equatable {}
 extension JSONColumn: Hashable where Value: Hashable {}
 extension JSONColumn: Sendable where Value: Sendable {}
+
+/// An in-memory connection for converting between JSON text and JSONB where no other connection is at
+/// hand, opened on first use and kept for the life of the process.
+private let privateConnection = LockedState<OpaquePointer?>(nil)
+
+/// Runs `body` with the private connection, holding its lock.
+private func withPrivateConnection<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+  try privateConnection.withLock { handle in
+    if handle == nil {
+      var opened: OpaquePointer?
+      let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX
+      let rc = sqlite3_open_v2(":memory:", &opened, flags, nil)
+      guard rc == SQLITE_OK, let opened else {
+        sqlite3_close(opened)
+        throw SQLiteError(code: ResultCode(rawValue: rc), message: "Cannot open a connection to convert JSONB")
+      }
+      handle = opened
+    }
+    guard let handle else { throw SQLiteError(code: .cannotOpen, message: "Cannot open a connection to convert JSONB") }
+    return try body(handle)
+  }
+}
 
 /// Runs SQLite's `json(?)` or `jsonb(?)` on `value` over the connection `handle`.
 private func convertJSON(_ value: DatabaseValue, function: String, handle: OpaquePointer) throws -> DatabaseValue {
