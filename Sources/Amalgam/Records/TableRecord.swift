@@ -85,6 +85,16 @@ struct RecordLayout: Sendable {
   }
 }
 
+/// The SQL that reads, tests and deletes one record type by primary key.
+struct KeySQL: Sendable {
+  var select: String
+  var exists: String
+  var delete: String
+
+  /// By record type.
+  static let cache = LockedState<[ObjectIdentifier: KeySQL]>([:])
+}
+
 // MARK: - Writing
 
 extension Database {
@@ -235,6 +245,18 @@ extension Database {
     RecordLayout.keyCondition(R.primaryKey, named: false)
   }
 
+  /// The SQL of the lookups by primary key of `R`, built once per type.
+  private func keySQL<R: TableRecord>(_ type: R.Type) -> KeySQL {
+    if let sql = KeySQL.cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return sql }
+    let table = SQLLiteral.quote(identifier: R.tableName)
+    let condition = keyCondition(R.self)
+    let sql = KeySQL(
+      select: "SELECT * FROM \(table) WHERE \(condition)", exists: "SELECT 1 FROM \(table) WHERE \(condition)",
+      delete: "DELETE FROM \(table) WHERE \(condition)")
+    KeySQL.cache.withLock { $0[ObjectIdentifier(R.self)] = sql }
+    return sql
+  }
+
   /// The record whose single-column primary key is `id`, or `nil`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
@@ -257,8 +279,7 @@ extension Database {
   public func fetch<R: TableRecord>(
     _ type: R.Type, key: [(any ParameterBindable)?], decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    let sql = "SELECT * FROM \(SQLLiteral.quote(identifier: R.tableName)) WHERE \(keyCondition(R.self))"
-    return try fetchOne(R.self, sql: sql, arguments: StatementArguments(key), decoder: decoder)
+    return try fetchOne(R.self, sql: keySQL(R.self).select, arguments: StatementArguments(key), decoder: decoder)
   }
 
   /// True when a row has the single-column primary key `id`.
@@ -272,8 +293,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
   public func exists<R: TableRecord>(_ type: R.Type, key: [(any ParameterBindable)?]) throws -> Bool {
-    let sql = "SELECT 1 FROM \(SQLLiteral.quote(identifier: R.tableName)) WHERE \(keyCondition(R.self))"
-    return try fetchOne(Int.self, sql: sql, arguments: StatementArguments(key)) != nil
+    return try fetchOne(Int.self, sql: keySQL(R.self).exists, arguments: StatementArguments(key)) != nil
   }
 
   /// Deletes the row with the single-column primary key `id`; returns false when there was none.
@@ -289,9 +309,8 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/lang_delete.html>
   @discardableResult
   public func delete<R: TableRecord>(_ type: R.Type, key: [(any ParameterBindable)?]) throws -> Bool {
-    let sql = "DELETE FROM \(SQLLiteral.quote(identifier: R.tableName)) WHERE \(keyCondition(R.self))"
     let before = totalChanges
-    try withStatement(sql: sql, arguments: StatementArguments(key)) { try $0.execute() }
+    try withStatement(sql: keySQL(R.self).delete, arguments: StatementArguments(key)) { try $0.execute() }
     return totalChanges > before
   }
 }
