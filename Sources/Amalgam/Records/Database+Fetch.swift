@@ -38,7 +38,7 @@ extension Database {
     }
   }
 
-  /// The first column of the first row converted to `T`; unlike ``fetchOne(_:sql:arguments:)-(_,_,_)``
+  /// The first column of the first row converted to `T`; unlike `fetchOne(_:sql:arguments:)`
   /// a missing row is an error.
   ///
   /// ```swift
@@ -75,7 +75,7 @@ extension Database {
     }
   }
 
-  /// See ``fetchOne(_:sql:arguments:)-(_,_,_)``; the SQL and its values come from an ``SQLLiteral``.
+  /// See `fetchOne(_:sql:arguments:)`; the SQL and its values come from an ``SQLLiteral``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchOne<T: ColumnConvertible>(_ type: T.Type = T.self, literal: SQLLiteral) throws -> T? {
@@ -89,7 +89,7 @@ extension Database {
     try fetchValue(type, sql: literal.sql, arguments: literal.statementArguments())
   }
 
-  /// See ``fetchAll(_:sql:arguments:)-(_,_,_)``; the SQL and its values come from an ``SQLLiteral``.
+  /// See `fetchAll(_:sql:arguments:)`; the SQL and its values come from an ``SQLLiteral``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchAll<T: ColumnConvertible>(_ type: T.Type = T.self, literal: SQLLiteral) throws -> [T] {
@@ -168,14 +168,14 @@ extension Database {
     }
   }
 
-  /// See ``fetchOne(_:sql:arguments:)-(_,_,_)``; the SQL and its values come from an ``SQLLiteral``.
+  /// See `fetchOne(_:sql:arguments:)`; the SQL and its values come from an ``SQLLiteral``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchOne<T: RowConvertible>(_ type: T.Type = T.self, literal: SQLLiteral) throws -> T? {
     try fetchOne(type, sql: literal.sql, arguments: literal.statementArguments())
   }
 
-  /// See ``fetchAll(_:sql:arguments:)-(_,_,_)``; the SQL and its values come from an ``SQLLiteral``.
+  /// See `fetchAll(_:sql:arguments:)`; the SQL and its values come from an ``SQLLiteral``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchAll<T: RowConvertible>(_ type: T.Type = T.self, literal: SQLLiteral) throws -> [T] {

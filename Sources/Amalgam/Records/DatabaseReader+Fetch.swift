@@ -3,7 +3,7 @@
 // `sync` closures, call the `Database` methods instead.
 
 extension DatabaseReader {
-  /// See ``Database/fetchOne(_:sql:arguments:)-(_,_,_)``, run through ``read(_:)``.
+  /// See `fetchOne(_:sql:arguments:)`, run through `read(_:)`.
   ///
   /// ```swift
   /// let best = try queue.fetchOne(Int.self, sql: "SELECT max(score) FROM player")
@@ -16,7 +16,7 @@ extension DatabaseReader {
     try read { try $0.fetchOne(type, sql: sql, arguments: arguments) }
   }
 
-  /// See ``Database/fetchValue(_:sql:arguments:)``, run through ``read(_:)``.
+  /// See ``Database/fetchValue(_:sql:arguments:)``, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchValue<T: ColumnConvertible>(
@@ -25,7 +25,7 @@ extension DatabaseReader {
     try read { try $0.fetchValue(type, sql: sql, arguments: arguments) }
   }
 
-  /// See ``Database/fetchAll(_:sql:arguments:)-(_,_,_)``, run through ``read(_:)``.
+  /// See `fetchAll(_:sql:arguments:)`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchAll<T: ColumnConvertible>(
@@ -34,21 +34,21 @@ extension DatabaseReader {
     try read { try $0.fetchAll(type, sql: sql, arguments: arguments) }
   }
 
-  /// See ``Database/fetchRows(sql:arguments:)``, run through ``read(_:)``.
+  /// See ``Database/fetchRows(sql:arguments:)``, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchRows(sql: String, arguments: StatementArguments = []) throws -> [FetchedRow] {
     try read { try $0.fetchRows(sql: sql, arguments: arguments) }
   }
 
-  /// See ``Database/fetchRow(sql:arguments:)``, run through ``read(_:)``.
+  /// See ``Database/fetchRow(sql:arguments:)``, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchRow(sql: String, arguments: StatementArguments = []) throws -> FetchedRow? {
     try read { try $0.fetchRow(sql: sql, arguments: arguments) }
   }
 
-  /// Every row converted with `T.init(row:)`, run through ``read(_:)``.
+  /// Every row converted with `T.init(row:)`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchAll<T: RowConvertible>(
@@ -57,7 +57,7 @@ extension DatabaseReader {
     try read { try $0.fetchAll(type, sql: sql, arguments: arguments) }
   }
 
-  /// The first row converted with `T.init(row:)`, or `nil`, run through ``read(_:)``.
+  /// The first row converted with `T.init(row:)`, or `nil`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchOne<T: RowConvertible>(
@@ -66,7 +66,7 @@ extension DatabaseReader {
     try read { try $0.fetchOne(type, sql: sql, arguments: arguments) }
   }
 
-  /// Every row decoded into `T`, run through ``read(_:)``.
+  /// Every row decoded into `T`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @_disfavoredOverload
@@ -76,7 +76,7 @@ extension DatabaseReader {
     try read { try $0.fetchAll(type, sql: sql, arguments: arguments, decoder: decoder) }
   }
 
-  /// The first row decoded into `T`, or `nil`, run through ``read(_:)``.
+  /// The first row decoded into `T`, or `nil`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @_disfavoredOverload
@@ -86,21 +86,21 @@ extension DatabaseReader {
     try read { try $0.fetchOne(type, sql: sql, arguments: arguments, decoder: decoder) }
   }
 
-  /// See ``Database/fetchOne(_:literal:)-(_,_)``, run through ``read(_:)``.
+  /// See `fetchOne(_:literal:)`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchOne<T: ColumnConvertible>(_ type: T.Type = T.self, literal: SQLLiteral) throws -> T? {
     try read { try $0.fetchOne(type, literal: literal) }
   }
 
-  /// See ``Database/fetchAll(_:literal:)-(_,_)``, run through ``read(_:)``.
+  /// See `fetchAll(_:literal:)`, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func fetchAll<T: ColumnConvertible>(_ type: T.Type = T.self, literal: SQLLiteral) throws -> [T] {
     try read { try $0.fetchAll(type, literal: literal) }
   }
 
-  /// See ``Database/fetchAll(_:literal:decoder:)``, run through ``read(_:)``.
+  /// See ``Database/fetchAll(_:literal:decoder:)``, run through `read(_:)`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @_disfavoredOverload
