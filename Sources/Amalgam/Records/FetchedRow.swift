@@ -50,7 +50,8 @@ public struct FetchedRow: Hashable, Sendable, CustomStringConvertible {
     do {
       return try T(databaseValue: values[index])
     } catch let DatabaseError.conversionFailed(nil, type, found, reason) {
-      throw DatabaseError.conversionFailed(column: "\"\(columnNames[index])\" (column \(index))", type: type, found: found, reason: reason)
+      throw DatabaseError.conversionFailed(
+        column: "\"\(columnNames[index])\" (column \(index))", type: type, found: found, reason: reason)
     }
   }
 

@@ -51,7 +51,9 @@ struct RecordLayout: Sendable {
     let key = R.primaryKey
     let others = columns.filter { !key.contains($0) }
     let conflict = key.map(SQLLiteral.quote(identifier:)).joined(separator: ", ")
-    let assignments = others.map { "\(SQLLiteral.quote(identifier: $0)) = excluded.\(SQLLiteral.quote(identifier: $0))" }
+    let assignments = others.map {
+      "\(SQLLiteral.quote(identifier: $0)) = excluded.\(SQLLiteral.quote(identifier: $0))"
+    }
     upsertSQL =
       insertSQL + " ON CONFLICT(\(conflict)) DO "
       + (assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", "))

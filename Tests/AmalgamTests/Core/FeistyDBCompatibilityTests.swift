@@ -35,10 +35,11 @@ private struct Total: SQLAggregateWindowFunction {
 
 private func makeNumbers() throws -> Database {
   let db = try Database()
-  try db.batch(sql: """
-    CREATE TABLE t(a INTEGER, b TEXT);
-    INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, NULL);
-    """)
+  try db.batch(
+    sql: """
+      CREATE TABLE t(a INTEGER, b TEXT);
+      INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, NULL);
+      """)
   return db
 }
 

@@ -35,10 +35,11 @@ private struct BothPlayer: RowConvertible, Decodable {
 
 private func makePlayers() throws -> Database {
   let db = try Database()
-  try db.batch(sql: """
-    CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER);
-    INSERT INTO player VALUES (1, 'Ada', 30), (2, 'Grace', NULL), (3, 'Linus', 10);
-    """)
+  try db.batch(
+    sql: """
+      CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER);
+      INSERT INTO player VALUES (1, 'Ada', 30), (2, 'Grace', NULL), (3, 'Linus', 10);
+      """)
   return db
 }
 
@@ -97,11 +98,13 @@ private func makePlayers() throws -> Database {
   @Test func rowConvertibleValuesAreBuiltWithInitRow() throws {
     let db = try makePlayers()
     let players = try db.fetchAll(IndexedPlayer.self, sql: "SELECT id, name, score FROM player ORDER BY id")
-    #expect(players == [
-      IndexedPlayer(id: 1, name: "Ada", score: 30), IndexedPlayer(id: 2, name: "Grace", score: nil),
-      IndexedPlayer(id: 3, name: "Linus", score: 10),
-    ])
-    let one = try db.fetchOne(IndexedPlayer.self, sql: "SELECT id, name, score FROM player WHERE id = ?", arguments: [2])
+    #expect(
+      players == [
+        IndexedPlayer(id: 1, name: "Ada", score: 30), IndexedPlayer(id: 2, name: "Grace", score: nil),
+        IndexedPlayer(id: 3, name: "Linus", score: 10),
+      ])
+    let one = try db.fetchOne(
+      IndexedPlayer.self, sql: "SELECT id, name, score FROM player WHERE id = ?", arguments: [2])
     #expect(one?.name == "Grace")
     // The statement variants too.
     let statement = try db.prepare(sql: "SELECT id, name, score FROM player ORDER BY id DESC")

@@ -32,11 +32,12 @@ private struct Membership: TableRecord, Equatable {
 
 private func makeSchema() throws -> Database {
   let db = try Database()
-  try db.batch(sql: """
-    CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, teamID INTEGER);
-    CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-    CREATE TABLE membership(teamID INTEGER, playerID INTEGER, role TEXT, PRIMARY KEY(teamID, playerID));
-    """)
+  try db.batch(
+    sql: """
+      CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, teamID INTEGER);
+      CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+      CREATE TABLE membership(teamID INTEGER, playerID INTEGER, role TEXT, PRIMARY KEY(teamID, playerID));
+      """)
   return db
 }
 
@@ -175,11 +176,13 @@ private func makeSchema() throws -> Database {
     #expect(pairs.map(\.0.name) == ["Ada", "Grace"])
     #expect(pairs.map(\.1) == [Team(id: 1, title: "Red"), Team(id: 1, title: "Red")])
     // By prefixes.
-    let prefixed = try db.fetchAll(sql: """
-      SELECT p.id AS "p.id", p.name AS "p.name", p.score AS "p.score", p.teamID AS "p.teamID",
-             t.id AS "t.id", t.name AS "t.name"
-      FROM player p JOIN team t ON t.id = p.teamID WHERE p.name = ?
-      """, arguments: ["Grace"]) { row in
+    let prefixed = try db.fetchAll(
+      sql: """
+        SELECT p.id AS "p.id", p.name AS "p.name", p.score AS "p.score", p.teamID AS "p.teamID",
+               t.id AS "t.id", t.name AS "t.name"
+        FROM player p JOIN team t ON t.id = p.teamID WHERE p.name = ?
+        """, arguments: ["Grace"]
+    ) { row in
       (try row.decode(Player.self, prefix: "p."), try row.decode(Team.self, prefix: "t."))
     }
     #expect(prefixed.first?.0 == Player(id: 2, name: "Grace", score: 20, teamID: 1))
