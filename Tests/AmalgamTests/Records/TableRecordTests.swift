@@ -212,3 +212,26 @@ private func makeSchema() throws -> Database {
     }
   }
 }
+
+/// A record whose encoding leaves out a property when it is nil.
+private struct Sparse: TableRecord {
+  static let tableName = "sparse"
+  var id: Int64
+  var nickname: String?
+  enum CodingKeys: String, CodingKey { case id, nickname }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    if let nickname { try container.encode(nickname, forKey: .nickname) }
+  }
+}
+
+extension TableRecordTests {
+  @Test func aValueEncodingFewerPropertiesThanTheFirstGetsItsOwnSQL() throws {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE sparse(id INTEGER PRIMARY KEY, nickname TEXT DEFAULT 'none')")
+    try db.insert(Sparse(id: 1, nickname: "A"))
+    try db.insert(Sparse(id: 2, nickname: nil))
+    #expect(try db.fetchAll(String.self, sql: "SELECT nickname FROM sparse ORDER BY id") == ["A", "none"])
+  }
+}
