@@ -50,6 +50,12 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The SQL text contains a NUL character, which SQLite treats as the end of the text: everything after
   /// it would be silently ignored. `offset` is the NUL's byte offset in the UTF-8 of `sql`.
   case nulCharacterInSQL(sql: String, offset: Int)
+  /// A statement that must return a row returned none (``Statement/front()``,
+  /// ``Database/fetchValue(_:sql:arguments:)``, a record fetched by a primary key that no row has).
+  case noRow(sql: String)
+  /// A failure described only by a message, as FeistyDB's `DatabaseError(_:)` made: prefer an error type
+  /// of your own, since Amalgam passes any `Error`'s description on.
+  case message(String)
   /// The body of ``Database/transaction(_:_:)`` or ``Database/savepoint(_:_:)`` ended the transaction or
   /// savepoint itself (with `COMMIT`, `END`, `ROLLBACK` or `RELEASE`). `outcome` says what became of
   /// the body's work.
@@ -104,6 +110,10 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
         + "everything after it"
     case let .transactionEndedInBody(ended):
       return ended.description
+    case let .noRow(sql):
+      return "\"\(sql)\" returned no row"
+    case let .message(message):
+      return message
     }
   }
 }

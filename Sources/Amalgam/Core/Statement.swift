@@ -536,8 +536,27 @@ extension Statement {
     return values
   }
 
-  /// The values of the given columns, one array per row. Resets.
-  public func columns(_ indexes: [Int]) throws -> [[DatabaseValue]] {
+  /// The values of the given columns, one array per *column* (as in FeistyDB): `columns([0, 2])[1]`
+  /// holds every row's value of column 2. Resets. For one array per row, use ``rows(columns:)``.
+  public func columns<Indexes: Collection, T: ColumnConvertible>(
+    _ indexes: Indexes, as type: T.Type = T.self
+  ) throws -> [[T]] where Indexes.Element == Int {
+    var columns = [[T]](repeating: [], count: indexes.count)
+    try results { row in
+      for (position, index) in indexes.enumerated() { columns[position].append(try row.value(at: index)) }
+    }
+    return columns
+  }
+
+  /// The values of the given columns as stored, one array per *column*. Resets.
+  public func columns<Indexes: Collection>(_ indexes: Indexes) throws -> [[DatabaseValue]]
+  where Indexes.Element == Int {
+    try columns(indexes, as: DatabaseValue.self)
+  }
+
+  /// The values of the given columns, one array per *row*: `rows(columns: [0, 2])[1]` holds the second
+  /// row's values of columns 0 and 2. Resets. For one array per column, use ``columns(_:)``.
+  public func rows(columns indexes: [Int]) throws -> [[DatabaseValue]] {
     var rows: [[DatabaseValue]] = []
     try results { row in rows.append(try indexes.map { try row[$0] }) }
     return rows

@@ -513,16 +513,28 @@ struct StatementSteppingTests {
     }
   }
 
-  @Test func columnsCollectsTheChosenColumnsOfEveryRow() throws {
+  @Test func rowsCollectsTheChosenColumnsOfEveryRow() throws {
     let db = try Database()
     let statement = try db.prepare(sql: "SELECT 1, 'a', 1.5 UNION ALL SELECT 2, 'b', 2.5")
-    #expect(try statement.columns([2, 0]) == [[.real(1.5), .integer(1)], [.real(2.5), .integer(2)]])
-    #expect(try statement.columns([]) == [[], []])
+    #expect(try statement.rows(columns: [2, 0]) == [[.real(1.5), .integer(1)], [.real(2.5), .integer(2)]])
+    #expect(try statement.rows(columns: []) == [[], []])
+    #expect(throws: DatabaseError.columnIndexOutOfRange(index: 3, count: 3)) {
+      _ = try statement.rows(columns: [0, 3])
+    }
+    // After the error the statement runs again from the start.
+    #expect(try statement.rows(columns: [1]) == [[.text("a")], [.text("b")]])
+  }
+
+  @Test func columnsCollectsEachChosenColumnAsOneArray() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT 1, 'a', 1.5 UNION ALL SELECT 2, 'b', 2.5")
+    #expect(try statement.columns([2, 0]) == [[.real(1.5), .real(2.5)], [.integer(1), .integer(2)]])
+    #expect(try statement.columns([Int]()) == [])
+    #expect(try statement.columns([0], as: Int.self) == [[1, 2]])
     #expect(throws: DatabaseError.columnIndexOutOfRange(index: 3, count: 3)) {
       _ = try statement.columns([0, 3])
     }
-    // After the error the statement runs again from the start.
-    #expect(try statement.columns([1]) == [[.text("a")], [.text("b")]])
+    #expect(try statement.columns([1], as: String.self) == [["a", "b"]])
   }
 
   @Test func statementInitializerPreparesLikeDatabasePrepare() throws {

@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Which columns of a row one value of a join is decoded from.
+enum ColumnScope {
+  /// The columns at these positions, by their own names.
+  case range(Range<Int>)
+  /// The columns whose names start with this prefix, by the rest of their names.
+  case prefix(String)
+}
+
+extension Row {
+  /// Decodes `type` from the columns in `columns` only: for a join whose tables share column names.
+  ///
+  /// ```swift
+  /// // SELECT player.*, team.* FROM player JOIN team ON team.id = player.teamID
+  /// let pairs = try db.fetchAll(sql: sql) { row in
+  ///   (try row.decode(Player.self, columns: 0..<3), try row.decode(Team.self, columns: 3..<5))
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``DatabaseError/columnIndexOutOfRange(index:count:)`` when the range leaves the row,
+  ///   and the errors of ``RowDecoder``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public func decode<T: Decodable>(
+    _ type: T.Type = T.self, columns: Range<Int>, using decoder: RowDecoder = RowDecoder()
+  ) throws -> T {
+    guard columns.lowerBound >= 0, columns.upperBound <= count else {
+      throw DatabaseError.columnIndexOutOfRange(index: columns.upperBound - 1, count: count)
+    }
+    return try T(from: ScopedDecoding(row: self, scope: .range(columns), options: decoder))
+  }
+
+  /// Decodes `type` from the columns whose names start with `prefix`, each property reading the column
+  /// named `prefix + property`: for a join that names its columns `AS "team.name"`.
+  ///
+  /// ```swift
+  /// // SELECT p.id, p.name, t.id AS "team.id", t.name AS "team.name" FROM player p JOIN team t ...
+  /// let team = try row.decode(Team.self, prefix: "team.")
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_name.html>
+  public func decode<T: Decodable>(
+    _ type: T.Type = T.self, prefix: String, using decoder: RowDecoder = RowDecoder()
+  ) throws -> T {
+    try T(from: ScopedDecoding(row: self, scope: .prefix(prefix), options: decoder))
+  }
+}
+
+extension Database {
+  /// Every row turned into a value by `transform`, which reads the current row (and must not keep it):
+  /// for joins decoded into several values, or any mapping that the other fetches do not cover.
+  ///
+  /// ```swift
+  /// let pairs = try db.fetchAll(sql: "SELECT player.*, team.* FROM player JOIN team ON ...") { row in
+  ///   (try row.decode(Player.self, columns: 0..<3), try row.decode(Team.self, columns: 3..<5))
+  /// }
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  public func fetchAll<T>(
+    sql: String, arguments: StatementArguments = [], _ transform: (borrowing Row) throws -> T
+  ) throws -> [T] {
+    try withStatement(sql: sql, arguments: arguments) { statement in
+      var values: [T] = []
+      while let row = try statement.step() { values.append(try transform(row)) }
+      return values
+    }
+  }
+
+  /// See ``fetchAll(sql:arguments:_:)``; the SQL and its values come from an ``SQLLiteral``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  public func fetchAll<T>(literal: SQLLiteral, _ transform: (borrowing Row) throws -> T) throws -> [T] {
+    try fetchAll(sql: literal.sql, arguments: literal.statementArguments(), transform)
+  }
+}
+
+/// A decoder over some of a row's columns.
+private struct ScopedDecoding: Decoder {
+  let row: Row
+  let scope: ColumnScope
+  let options: RowDecoder
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(ScopedKeyedContainer<Key>(row: row, scope: scope, options: options))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    throw DatabaseError.codingFailed("Decoding part of a row needs a keyed type (a struct or class)")
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    throw DatabaseError.codingFailed("Decoding part of a row needs a keyed type (a struct or class)")
+  }
+}
+
+private struct ScopedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let row: Row
+  let scope: ColumnScope
+  let options: RowDecoder
+  var codingPath: [any CodingKey] { [] }
+
+  /// The columns of the scope with the names properties know them by.
+  private var columns: [(index: Int, name: String)] {
+    let names = row.statement.columnNames
+    switch scope {
+    case .range(let range):
+      return range.map { ($0, names[$0]) }
+    case .prefix(let prefix):
+      return names.indices.compactMap { index in
+        names[index].hasPrefix(prefix) ? (index, String(names[index].dropFirst(prefix.count))) : nil
+      }
+    }
+  }
+
+  var allKeys: [Key] { columns.compactMap { Key(stringValue: $0.name) } }
+
+  private func index(of key: Key) -> Int? {
+    let names = row.statement.columnNames
+    let name = key.stringValue
+    switch scope {
+    case .range(let range):
+      return range.first { names[$0] == name } ?? range.first { names[$0].caseInsensitiveASCIIEquals(name) }
+    case .prefix(let prefix):
+      let full = prefix + name
+      return names.firstIndex(of: full) ?? names.firstIndex { $0.caseInsensitiveASCIIEquals(full) }
+    }
+  }
+
+  private func requireIndex(of key: Key) throws -> Int {
+    guard let index = index(of: key) else {
+      throw DatabaseError.noSuchColumn(name: key.stringValue, available: columns.map(\.name))
+    }
+    return index
+  }
+
+  func contains(_ key: Key) -> Bool { index(of: key) != nil }
+
+  func decodeNil(forKey key: Key) throws -> Bool {
+    try row.isNull(at: requireIndex(of: key))
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    let index = try requireIndex(of: key)
+    if T.self != Date.self, let convertible = T.self as? any ColumnConvertible.Type,
+      let value = try row.value(at: index, as: convertible) as? T
+    {
+      return value
+    }
+    return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  ) throws -> KeyedDecodingContainer<NestedKey> {
+    throw DatabaseError.codingFailed("Column \"\(key.stringValue)\": nested containers are not supported")
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    throw DatabaseError.codingFailed("Column \"\(key.stringValue)\": nested containers are not supported")
+  }
+
+  func superDecoder() throws -> any Decoder { ScopedDecoding(row: row, scope: scope, options: options) }
+  func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
+}

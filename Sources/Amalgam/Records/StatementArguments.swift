@@ -1,0 +1,52 @@
+/// The values for a statement's parameters: positional (an array literal, for `?` and `?NNN`) or named
+/// (a dictionary literal, for `:name`, `@name` and `$name`, kept in the order written).
+///
+/// ```swift
+/// let names = try db.fetchAll(String.self, sql: "SELECT name FROM player WHERE score > ?", arguments: [10])
+/// let best = try db.fetchOne(Int.self, sql: "SELECT max(score) FROM player WHERE team = :team",
+///                            arguments: ["team": "red"])
+/// ```
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+  enum Values {
+    case positional([(any ParameterBindable)?])
+    case named([(key: String, value: (any ParameterBindable)?)])
+  }
+
+  let values: Values
+
+  /// Positional values: `values[0]` binds parameter 1, and so on.
+  public init(_ values: [(any ParameterBindable)?]) {
+    self.values = .positional(values)
+  }
+
+  /// Named values; names may carry their prefix (`":id"`) or not (`"id"`).
+  public init(named values: [(key: String, value: (any ParameterBindable)?)]) {
+    self.values = .named(values)
+  }
+
+  /// Positional values from an array literal: `[1, "two", nil]`.
+  public init(arrayLiteral elements: (any ParameterBindable)?...) {
+    self.values = .positional(elements)
+  }
+
+  /// Named values from a dictionary literal: `["id": 1, "name": "Ada"]`.
+  public init(dictionaryLiteral elements: (String, (any ParameterBindable)?)...) {
+    self.values = .named(elements.map { (key: $0.0, value: $0.1) })
+  }
+
+  /// Binds the values to `statement`.
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` for positional values
+  ///   whose count differs from the statement's, and the errors of
+  ///   ``Statement/bind(parameters:)-(KeyValuePairs<String,(ParameterBindable)?>)`` for named ones.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public func bind(to statement: Statement) throws {
+    switch values {
+    case .positional(let values): try statement.bind(parameterValues: values)
+    case .named(let pairs): try statement.bind(parameters: pairs)
+    }
+  }
+}

@@ -1,0 +1,420 @@
+/// A `Codable` type stored as the rows of one table: its properties are the columns, named as its
+/// `CodingKeys` say.
+///
+/// ```swift
+/// struct Player: TableRecord {
+///   static let tableName = "player"
+///   var id: Int64?          // INTEGER PRIMARY KEY: nil lets SQLite choose the rowid
+///   var name: String
+///   var score: Int
+/// }
+/// let id = try db.insert(Player(id: nil, name: "Ada", score: 10))
+/// var ada = try db.fetch(Player.self, id: id)!
+/// ada.score += 5
+/// try db.update(ada)
+/// let best = try db.fetchAll(Player.self, where: "score > \(10) ORDER BY score DESC")
+/// ```
+///
+/// Writing encodes the value with ``StatementEncoder`` into named parameters (`:name`), so column names
+/// must be valid parameter names: letters, digits and underscores. Every value of the type must encode
+/// the same properties (synthesized `Codable` does: `nil` is written as NULL). Reading decodes with
+/// ``RowDecoder`` from `SELECT *`.
+///
+/// Related SQLite documentation: <https://sqlite.org/lang_insert.html>,
+/// <https://sqlite.org/lang_upsert.html>, <https://sqlite.org/lang_update.html>
+public protocol TableRecord: Codable {
+  /// The table's name.
+  static var tableName: String { get }
+  /// The columns of the primary key, in order; by default `["id"]`.
+  static var primaryKey: [String] { get }
+}
+
+extension TableRecord {
+  /// `["id"]`.
+  public static var primaryKey: [String] { ["id"] }
+}
+
+/// The SQL that writes one record type, built once per type from the properties a value encodes.
+struct RecordLayout: Sendable {
+  var columns: [String]
+  var insertSQL: String
+  var upsertSQL: String
+  var updateSQL: String?
+  var deleteSQL: String
+
+  init<R: TableRecord>(_ type: R.Type, columns: [String]) {
+    self.columns = columns
+    let table = SQLLiteral.quote(identifier: R.tableName)
+    let names = columns.map(SQLLiteral.quote(identifier:)).joined(separator: ", ")
+    let parameters = columns.map { ":" + $0 }.joined(separator: ", ")
+    insertSQL = "INSERT INTO \(table)(\(names)) VALUES (\(parameters))"
+    let key = R.primaryKey
+    let others = columns.filter { !key.contains($0) }
+    let conflict = key.map(SQLLiteral.quote(identifier:)).joined(separator: ", ")
+    let assignments = others.map {
+      "\(SQLLiteral.quote(identifier: $0)) = excluded.\(SQLLiteral.quote(identifier: $0))"
+    }
+    upsertSQL =
+      insertSQL + " ON CONFLICT(\(conflict)) DO "
+      + (assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", "))
+    let keyCondition = RecordLayout.keyCondition(key, named: true)
+    updateSQL =
+      others.isEmpty
+      ? nil
+      : "UPDATE \(table) SET \(others.map { "\(SQLLiteral.quote(identifier: $0)) = :\($0)" }.joined(separator: ", ")) WHERE \(keyCondition)"
+    deleteSQL = "DELETE FROM \(table) WHERE \(keyCondition)"
+  }
+
+  /// `"a" = :a AND "b" = :b`, or with `?` parameters.
+  static func keyCondition(_ key: [String], named: Bool) -> String {
+    key.map { "\(SQLLiteral.quote(identifier: $0)) = \(named ? ":" + $0 : "?")" }.joined(separator: " AND ")
+  }
+
+  /// Layouts by record type.
+  private static let cache = LockedState<[ObjectIdentifier: RecordLayout]>([:])
+
+  /// The layout of `R`, built from `value` the first time.
+  static func of<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
+    if let layout = cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return layout }
+    let layout = try fresh(value, encoder: encoder)
+    cache.withLock { $0[ObjectIdentifier(R.self)] = layout }
+    return layout
+  }
+
+  /// A layout built from the properties `value` encodes, not cached.
+  static func fresh<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
+    RecordLayout(R.self, columns: try encoder.encode(value).keys.sorted())
+  }
+}
+
+/// The SQL that reads, tests and deletes one record type by primary key.
+struct KeySQL: Sendable {
+  var select: String
+  var exists: String
+  var delete: String
+
+  /// By record type.
+  static let cache = LockedState<[ObjectIdentifier: KeySQL]>([:])
+}
+
+// MARK: - Writing
+
+extension Database {
+  /// Runs `sql(layout)` with `record` bound to its named parameters. A value that encodes fewer
+  /// properties than the first value of its type did gets SQL of its own.
+  private func write<R: TableRecord>(
+    _ record: R, encoder: StatementEncoder, _ sql: (RecordLayout) throws -> String
+  ) throws {
+    let layout = try RecordLayout.of(record, encoder: encoder)
+    do {
+      try withStatement(sql: sql(layout), arguments: nil) { statement in
+        try encoder.encode(record, to: statement)
+        try statement.execute()
+      }
+    } catch DatabaseError.missingParameter {
+      let own = try RecordLayout.fresh(record, encoder: encoder)
+      try withStatement(sql: sql(own), arguments: nil) { statement in
+        try encoder.encode(record, to: statement)
+        try statement.execute()
+      }
+    }
+  }
+
+  /// Inserts `record` as a new row and returns its rowid (`INSERT INTO table(columns) VALUES (...)`).
+  /// A `nil` `INTEGER PRIMARY KEY` lets SQLite choose the rowid.
+  ///
+  /// - Throws: ``SQLiteError`` with ``ResultCode/constraint`` when the row breaks a constraint (a
+  ///   primary key that exists already: use ``upsert(_:encoder:)`` to replace it).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_insert.html>
+  @discardableResult
+  public func insert<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Int64 {
+    try write(record, encoder: encoder) { $0.insertSQL }
+    return lastInsertRowid
+  }
+
+  /// Inserts `record`, or updates the row with its primary key when there is one
+  /// (`INSERT ... ON CONFLICT(primary key) DO UPDATE SET ...`). The primary key needs a UNIQUE or
+  /// PRIMARY KEY constraint on exactly its columns.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_upsert.html>
+  public func upsert<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws {
+    try write(record, encoder: encoder) { $0.upsertSQL }
+  }
+
+  /// Writes every column of `record` to the row with its primary key. Returns false when no row has
+  /// that key.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
+  @discardableResult
+  public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
+    let layout = try RecordLayout.of(record, encoder: encoder)
+    guard layout.updateSQL != nil else {
+      // Only key columns: there is nothing to set; say whether the row exists.
+      return try exists(R.self, key: primaryKeyValues(of: record, encoder: encoder))
+    }
+    let before = totalChanges
+    try write(record, encoder: encoder) { $0.updateSQL ?? "" }
+    return totalChanges > before
+  }
+
+  /// Writes the given columns of `record` to the row with its primary key. Returns false when no row
+  /// has that key. An empty `columns` writes nothing and returns whether the row exists.
+  ///
+  /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` for a name the record does not encode.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
+  @discardableResult
+  public func update<R: TableRecord>(
+    _ record: R, columns: [String], encoder: StatementEncoder = StatementEncoder()
+  ) throws -> Bool {
+    let values = try encoder.encode(record)
+    let key = R.primaryKey
+    let keyValues = try key.map { name in
+      guard let value = values[name] else {
+        throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
+      }
+      return value
+    }
+    let assigned = columns.filter { !key.contains($0) }
+    guard !assigned.isEmpty else { return try exists(R.self, key: keyValues) }
+    var arguments: [(any ParameterBindable)?] = []
+    for name in assigned {
+      guard let value = values[name] else {
+        throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
+      }
+      arguments.append(value)
+    }
+    arguments += keyValues as [(any ParameterBindable)?]
+    let sql =
+      "UPDATE \(SQLLiteral.quote(identifier: R.tableName)) SET "
+      + assigned.map { "\(SQLLiteral.quote(identifier: $0)) = ?" }.joined(separator: ", ")
+      + " WHERE \(RecordLayout.keyCondition(key, named: false))"
+    let before = totalChanges
+    try withStatement(sql: sql, arguments: StatementArguments(arguments)) { try $0.execute() }
+    return totalChanges > before
+  }
+
+  /// Writes the columns whose values differ between `old` and `new` to the row with `new`'s primary
+  /// key, and returns whether a row was updated. When nothing differs, runs no SQL and returns false.
+  ///
+  /// ```swift
+  /// var player = try db.fetch(Player.self, id: 1)!
+  /// let old = player
+  /// player.score += 1
+  /// try db.updateChanges(from: old, to: player)  // UPDATE "player" SET "score" = ? WHERE "id" = ?
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
+  @discardableResult
+  public func updateChanges<R: TableRecord>(
+    from old: R, to new: R, encoder: StatementEncoder = StatementEncoder()
+  ) throws -> Bool {
+    let before = try encoder.encode(old)
+    let after = try encoder.encode(new)
+    let changed = after.keys.sorted().filter { before[$0] != after[$0] }
+    guard !changed.isEmpty else { return false }
+    return try update(new, columns: changed, encoder: encoder)
+  }
+
+  /// Deletes the row with `record`'s primary key; returns false when there was none.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_delete.html>
+  @discardableResult
+  public func delete<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
+    try delete(R.self, key: primaryKeyValues(of: record, encoder: encoder))
+  }
+
+  /// The values of `record`'s primary key columns, in ``TableRecord/primaryKey`` order.
+  private func primaryKeyValues<R: TableRecord>(of record: R, encoder: StatementEncoder) throws
+    -> [(any ParameterBindable)?]
+  {
+    let values = try encoder.encode(record)
+    return try R.primaryKey.map { name in
+      guard let value = values[name] else {
+        throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
+      }
+      return value
+    }
+  }
+}
+
+// MARK: - By primary key
+
+extension Database {
+  /// `WHERE` on the primary key with `?` parameters.
+  private func keyCondition<R: TableRecord>(_ type: R.Type) -> String {
+    RecordLayout.keyCondition(R.primaryKey, named: false)
+  }
+
+  /// The SQL of the lookups by primary key of `R`, built once per type.
+  private func keySQL<R: TableRecord>(_ type: R.Type) -> KeySQL {
+    if let sql = KeySQL.cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return sql }
+    let table = SQLLiteral.quote(identifier: R.tableName)
+    let condition = keyCondition(R.self)
+    let sql = KeySQL(
+      select: "SELECT * FROM \(table) WHERE \(condition)", exists: "SELECT 1 FROM \(table) WHERE \(condition)",
+      delete: "DELETE FROM \(table) WHERE \(condition)")
+    KeySQL.cache.withLock { $0[ObjectIdentifier(R.self)] = sql }
+    return sql
+  }
+
+  /// The record whose single-column primary key is `id`, or `nil`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetch<R: TableRecord>(
+    _ type: R.Type, id: some ParameterBindable, decoder: RowDecoder = RowDecoder()
+  ) throws -> R? {
+    try fetch(type, key: [id], decoder: decoder)
+  }
+
+  /// The record whose primary key has the given values (in ``TableRecord/primaryKey`` order), or `nil`.
+  ///
+  /// ```swift
+  /// let membership = try db.fetch(Membership.self, key: [teamID, playerID])
+  /// ```
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` when the number of
+  ///   values differs from the number of key columns.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetch<R: TableRecord>(
+    _ type: R.Type, key: [(any ParameterBindable)?], decoder: RowDecoder = RowDecoder()
+  ) throws -> R? {
+    return try fetchOne(R.self, sql: keySQL(R.self).select, arguments: StatementArguments(key), decoder: decoder)
+  }
+
+  /// True when a row has the single-column primary key `id`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func exists<R: TableRecord>(_ type: R.Type, id: some ParameterBindable) throws -> Bool {
+    try exists(type, key: [id])
+  }
+
+  /// True when a row has the primary key values `key`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func exists<R: TableRecord>(_ type: R.Type, key: [(any ParameterBindable)?]) throws -> Bool {
+    return try fetchOne(Int.self, sql: keySQL(R.self).exists, arguments: StatementArguments(key)) != nil
+  }
+
+  /// Deletes the row with the single-column primary key `id`; returns false when there was none.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_delete.html>
+  @discardableResult
+  public func delete<R: TableRecord>(_ type: R.Type, id: some ParameterBindable) throws -> Bool {
+    try delete(type, key: [id])
+  }
+
+  /// Deletes the row with the primary key values `key`; returns false when there was none.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_delete.html>
+  @discardableResult
+  public func delete<R: TableRecord>(_ type: R.Type, key: [(any ParameterBindable)?]) throws -> Bool {
+    let before = totalChanges
+    try withStatement(sql: keySQL(R.self).delete, arguments: StatementArguments(key)) { try $0.execute() }
+    return totalChanges > before
+  }
+}
+
+// MARK: - Filtering
+
+extension Database {
+  /// `SELECT * FROM table` plus ` WHERE condition` when there is one.
+  private func selectSQL<R: TableRecord>(_ type: R.Type, _ what: String, where condition: String?) -> String {
+    let base = "SELECT \(what) FROM \(SQLLiteral.quote(identifier: R.tableName))"
+    return condition.map { base + " WHERE " + $0 } ?? base
+  }
+
+  /// Every record of the table.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetchAll<R: TableRecord>(_ type: R.Type, decoder: RowDecoder = RowDecoder()) throws -> [R] {
+    try fetchAll(R.self, sql: selectSQL(R.self, "*", where: nil), decoder: decoder)
+  }
+
+  /// The records matching a `WHERE` condition whose interpolated values are bound parameters. The
+  /// condition may go on with `ORDER BY` and `LIMIT`.
+  ///
+  /// ```swift
+  /// let strong = try db.fetchAll(Player.self, where: "score >= \(minimum) ORDER BY score DESC")
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetchAll<R: TableRecord>(
+    _ type: R.Type, where condition: SQLLiteral, decoder: RowDecoder = RowDecoder()
+  ) throws -> [R] {
+    try fetchAll(
+      R.self, sql: selectSQL(R.self, "*", where: condition.sql), arguments: condition.statementArguments(),
+      decoder: decoder)
+  }
+
+  /// The records matching a `WHERE` condition with `?` or named parameters and their values.
+  ///
+  /// ```swift
+  /// let strong = try db.fetchAll(Player.self, where: "score >= ?", arguments: [100])
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetchAll<R: TableRecord>(
+    _ type: R.Type, where condition: String, arguments: StatementArguments, decoder: RowDecoder = RowDecoder()
+  ) throws -> [R] {
+    try fetchAll(R.self, sql: selectSQL(R.self, "*", where: condition), arguments: arguments, decoder: decoder)
+  }
+
+  /// The first record matching a `WHERE` condition whose interpolated values are bound parameters, or
+  /// `nil`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetchOne<R: TableRecord>(
+    _ type: R.Type, where condition: SQLLiteral, decoder: RowDecoder = RowDecoder()
+  ) throws -> R? {
+    try fetchOne(
+      R.self, sql: selectSQL(R.self, "*", where: condition.sql), arguments: condition.statementArguments(),
+      decoder: decoder)
+  }
+
+  /// The first record matching a `WHERE` condition with parameters and their values, or `nil`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  public func fetchOne<R: TableRecord>(
+    _ type: R.Type, where condition: String, arguments: StatementArguments, decoder: RowDecoder = RowDecoder()
+  ) throws -> R? {
+    try fetchOne(R.self, sql: selectSQL(R.self, "*", where: condition), arguments: arguments, decoder: decoder)
+  }
+
+  /// The number of rows in the record's table.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_aggfunc.html#count>
+  public func count<R: TableRecord>(_ type: R.Type) throws -> Int {
+    try fetchValue(Int.self, sql: selectSQL(R.self, "count(*)", where: nil))
+  }
+
+  /// The number of rows matching a `WHERE` condition whose interpolated values are bound parameters.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_aggfunc.html#count>
+  public func count<R: TableRecord>(_ type: R.Type, where condition: SQLLiteral) throws -> Int {
+    try fetchValue(
+      Int.self, sql: selectSQL(R.self, "count(*)", where: condition.sql), arguments: condition.statementArguments())
+  }
+
+  /// The number of rows matching a `WHERE` condition with parameters and their values.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_aggfunc.html#count>
+  public func count<R: TableRecord>(
+    _ type: R.Type, where condition: String, arguments: StatementArguments
+  ) throws -> Int {
+    try fetchValue(Int.self, sql: selectSQL(R.self, "count(*)", where: condition), arguments: arguments)
+  }
+
+  /// Deletes the rows matching a `WHERE` condition whose interpolated values are bound parameters, and
+  /// returns how many were deleted.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_delete.html>
+  @discardableResult
+  public func deleteAll<R: TableRecord>(_ type: R.Type, where condition: SQLLiteral) throws -> Int {
+    let sql = "DELETE FROM \(SQLLiteral.quote(identifier: R.tableName)) WHERE \(condition.sql)"
+    try withStatement(sql: sql, arguments: condition.statementArguments()) { try $0.execute() }
+    return changes
+  }
+}
