@@ -124,6 +124,12 @@ public struct VirtualTableIndexInfo {
     public var column: Int32
     /// True for `DESC`.
     public var descending: Bool
+
+    /// Creates a term.
+    public init(column: Int32, descending: Bool) {
+      self.column = column
+      self.descending = descending
+    }
   }
 
   /// How the statement uses the rows beyond their order (`sqlite3_vtab_distinct`).
