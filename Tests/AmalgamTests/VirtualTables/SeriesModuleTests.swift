@@ -61,7 +61,7 @@ struct SeriesModuleTests {
       }
       // Defaults for stop and step, and parameters rather than literals.
       for start: Int64 in [4_294_967_290, -3] {
-        let sql = "SELECT value FROM %@(?) WHERE value < 4294967295 + 3 LIMIT 10"
+        let sql = "SELECT value FROM %@(?) LIMIT 10"
         let swift = try db.prepare(sql: sql.replacingOccurrences(of: "%@", with: "swift_series")).bind(parameterValues: [start]).allRows()
         let c = try db.prepare(sql: sql.replacingOccurrences(of: "%@", with: "generate_series")).bind(parameterValues: [start]).allRows()
         #expect(swift == c)

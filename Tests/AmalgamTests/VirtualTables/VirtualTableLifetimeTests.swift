@@ -183,9 +183,17 @@ struct VirtualTableLifetimeTests {
   func everyCallbackReportsItsErrorAsTheStatementsError(method: String, sql: String) throws {
     let db = try Database()
     try db.addModule("failing", type: Failing.self)
-    if method != "create" { try db.execute(sql: "CREATE VIRTUAL TABLE t USING failing(fail=\(method))") }
-    let error = #expect(throws: SQLiteError.self) { try db.batch(sql: sql) }
-    #expect(error?.message.contains("\(method) failed on purpose") == true, "\(method): \(String(describing: error))")
+    let error = #expect(throws: SQLiteError.self) {
+      // Creating the table writes the schema in a transaction: a failing xSync fails it already.
+      if method != "create" { try db.execute(sql: "CREATE VIRTUAL TABLE t USING failing(fail=\(method))") }
+      try db.batch(sql: sql)
+    }
+    if ["destroy", "integrity"].contains(method) {
+      // SQLite keeps only the result code of xDestroy and xIntegrity, not the table's message.
+      #expect(error?.code == .error)
+    } else {
+      #expect(error?.message.contains("\(method) failed on purpose") == true, "\(method): \(String(describing: error))")
+    }
     // The connection still works.
     #expect(try firstValue(db, "SELECT 1") == 1)
   }
@@ -195,10 +203,11 @@ struct VirtualTableLifetimeTests {
       let db = try Database()
       try db.addModule("failing", type: Failing.self)
       try db.execute(sql: "CREATE VIRTUAL TABLE t USING failing(fail=\(method))")
+      // SQLite keeps only the result code of xSavepoint, xRelease and xRollbackTo.
       let error = #expect(throws: SQLiteError.self) {
         try db.batch(sql: "BEGIN; INSERT INTO t VALUES (1); SAVEPOINT s; INSERT INTO t VALUES (2); ROLLBACK TO s; RELEASE s; COMMIT")
       }
-      #expect(error?.message.contains("\(method) failed on purpose") == true, "\(method): \(String(describing: error))")
+      #expect(error?.code == .error, "\(method)")
     }
   }
 
