@@ -356,5 +356,5 @@ func allWorkloads() -> [Workload] {
         }
         return sum
       }),
-  ]
+  ] + virtualTableWorkloads()
 }
