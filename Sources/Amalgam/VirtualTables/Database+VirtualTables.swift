@@ -69,7 +69,9 @@ extension Database {
     copies.append(nil)
     let rc = try connectionBox.withHandle { handle in
       copies.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+        // The buffer holds at least the terminating nil, so it has an address.
+        guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
+        return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
           sqlite3_drop_modules(handle, names.isEmpty ? nil : $0)
         }
       }
@@ -77,7 +79,7 @@ extension Database {
     try check(rc)
   }
 
-  /// Called by the `sqlite3_vtab_on_conflict` readers: not public, see ``UpdatableVirtualTableModule``.
+  /// Registers `T` under `name` with the xCreate/xConnect pair that `kind` calls for.
   fileprivate func registerModule<T: VirtualTableModule>(_ name: String, type: T.Type, kind: ModuleKind) throws {
     let box = ModuleBox(name: name, kind: kind, database: self, type: T.self)
     let rc = try connectionBox.withHandle { handle in
@@ -259,21 +261,24 @@ private func fail(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ error: any Error
 
 private func createTable(
   _ db: OpaquePointer?, _ aux: UnsafeMutableRawPointer?, _ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
-  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
   makeTable(db, aux, argc, argv, vtab, error, create: true)
 }
 
 private func connectTable(
   _ db: OpaquePointer?, _ aux: UnsafeMutableRawPointer?, _ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
-  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
   makeTable(db, aux, argc, argv, vtab, error, create: false)
 }
 
 private func makeTable(
   _ db: OpaquePointer?, _ aux: UnsafeMutableRawPointer?, _ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
-  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
   create: Bool
 ) -> Int32 {
   guard let db, let aux, let vtab else { return SQLITE_MISUSE }
@@ -306,7 +311,8 @@ private func makeTable(
     byteCount: vtabSize + MemoryLayout<UnsafeRawPointer>.stride, alignment: boxAlignment)
   let base = memory.initializeMemory(as: sqlite3_vtab.self, repeating: sqlite3_vtab(), count: 1)
   let box = TableBox(table: table, handle: db, moduleName: module.name)
-  memory.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
+  memory.storeBytes(
+    of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
   vtab.pointee = base
   return SQLITE_OK
 }
@@ -337,7 +343,9 @@ private func destroyTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?) -> Int32 
   return SQLITE_OK
 }
 
-private func bestIndex(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ info: UnsafeMutablePointer<sqlite3_index_info>?) -> Int32 {
+private func bestIndex(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ info: UnsafeMutablePointer<sqlite3_index_info>?)
+  -> Int32
+{
   guard let vtab, let info else { return SQLITE_MISUSE }
   let box = tableBox(vtab).takeUnretainedValue()
   do {
@@ -434,7 +442,9 @@ private func transaction(
 
 private func findFunction(
   _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ argc: Int32, _ name: UnsafePointer<CChar>?,
-  _ function: UnsafeMutablePointer<(@convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)?>?,
+  _ function: UnsafeMutablePointer<
+    (@convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)?
+  >?,
   _ userData: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> Int32 {
   guard let vtab, let name, let function, let userData else { return 0 }
@@ -475,7 +485,8 @@ private func callOverload(_ context: OpaquePointer?, _ count: Int32, _ values: U
 // MARK: - Cursors
 
 private func openCursor(
-  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ cursor: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab_cursor>?>?
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?,
+  _ cursor: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab_cursor>?>?
 ) -> Int32 {
   guard let vtab, let cursor else { return SQLITE_MISUSE }
   let table = tableBox(vtab).takeUnretainedValue()
@@ -540,12 +551,15 @@ private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> In
   return cursorBox(cursor)._withUnsafeGuaranteedRef { $0.cursor.eof ? 1 : 0 }
 }
 
-private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ context: OpaquePointer?, _ index: Int32) -> Int32 {
+private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ context: OpaquePointer?, _ index: Int32)
+  -> Int32
+{
   guard let cursor, let context else { return SQLITE_MISUSE }
   return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
     box.table.scope.run { token in
       do {
-        try box.cursor.column(index, context: FunctionContext(context, flags: [], name: box.table.moduleName, token: token))
+        try box.cursor.column(
+          index, context: FunctionContext(context, flags: [], name: box.table.moduleName, token: token))
         return SQLITE_OK
       } catch {
         setFunctionError(error, on: context)
@@ -555,7 +569,9 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
   }
 }
 
-private func readRowid(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ rowid: UnsafeMutablePointer<sqlite3_int64>?) -> Int32 {
+private func readRowid(
+  _ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ rowid: UnsafeMutablePointer<sqlite3_int64>?
+) -> Int32 {
   guard let cursor, let rowid else { return SQLITE_MISUSE }
   return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
     do {

@@ -112,7 +112,9 @@
       _ withBytes: (Int, (UnsafeRawBufferPointer) -> Void) -> Void
     ) throws -> Statement {
       let entrySize = MemoryLayout<UnsafeRawPointer>.stride + MemoryLayout<Int>.stride
-      return try bindCArray(index: index, count: count, type: SQLITE_CARRAY_BLOB, byteCount: count * entrySize + totalBytes) {
+      return try bindCArray(
+        index: index, count: count, type: SQLITE_CARRAY_BLOB, byteCount: count * entrySize + totalBytes
+      ) {
         memory in
         var next = memory + count * entrySize
         for position in 0..<count {

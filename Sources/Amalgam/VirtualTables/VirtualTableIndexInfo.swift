@@ -223,7 +223,9 @@ public struct VirtualTableIndexInfo {
   /// An index out of range is ignored.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/vtab_in.html>
-  public mutating func useConstraint(_ constraintIndex: Int, argumentIndex: Int, omit: Bool = false, allAtOnce: Bool = false) {
+  public mutating func useConstraint(
+    _ constraintIndex: Int, argumentIndex: Int, omit: Bool = false, allAtOnce: Bool = false
+  ) {
     guard constraintIndex >= 0 && constraintIndex < argumentIndexes.count, argumentIndex >= 0 else { return }
     argumentIndexes[constraintIndex] = argumentIndex
     omitted[constraintIndex] = omit

@@ -3,7 +3,7 @@ import AmalgamSQLite
 /// A virtual table written in Swift: one instance per table that SQLite connects, answering its query
 /// plans and opening its cursors.
 ///
-/// Register the type with ``Database/addModule(_:type:)-(_,T.Type)``, then create tables with
+/// Register the type with `Database.addModule(_:type:)`, then create tables with
 /// `CREATE VIRTUAL TABLE name USING module(arguments)`. SQLite calls ``init(database:arguments:create:)``
 /// with `create` true when the statement creates the table (`xCreate`: make persistent state once),
 /// and with `create` false each time a connection opens an existing one (`xConnect`).

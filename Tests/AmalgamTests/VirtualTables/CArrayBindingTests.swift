@@ -13,8 +13,14 @@
 
     @Test func everyElementTypeReachesCarray() throws {
       let db = try Database()
-      #expect(try values(db) { try $0.bind(array: [Int32(-1), 2, .max], toParameter: 1) } == [-1, 2, .integer(Int64(Int32.max))])
-      #expect(try values(db) { try $0.bind(array: [Int64.min, 0, .max], toParameter: 1) } == [.integer(.min), 0, .integer(.max)])
+      #expect(
+        try values(db) { try $0.bind(array: [Int32(-1), 2, .max], toParameter: 1) } == [
+          -1, 2, .integer(Int64(Int32.max)),
+        ])
+      #expect(
+        try values(db) { try $0.bind(array: [Int64.min, 0, .max], toParameter: 1) } == [
+          .integer(.min), 0, .integer(.max),
+        ])
       #expect(try values(db) { try $0.bind(array: [1.5, -0.25], toParameter: 1) } == [.real(1.5), .real(-0.25)])
       #expect(try values(db) { try $0.bind(array: ["héllo", "", "wörld"], toParameter: 1) } == ["héllo", "", "wörld"])
       #expect(

@@ -10,7 +10,8 @@ struct QueryPlanningTests {
     let store = KeyValueStore()
     for index in 0..<1000 {
       store.entries[Int64(index + 1)] = .init(
-        key: "k" + String(repeating: "0", count: 3 - String(index).count) + String(index), value: .integer(Int64(index)))
+        key: "k" + String(repeating: "0", count: 3 - String(index).count) + String(index), value: .integer(Int64(index))
+      )
     }
     store.nextRowid = 1001
     try db.execute(sql: "CREATE VIRTUAL TABLE kv USING keyvalue(id=\(TestObjects.shared.register(store)))")
@@ -25,8 +26,10 @@ struct QueryPlanningTests {
 
   @Test func anINListReachesTheCursorWholeInOneFilter() throws {
     let (db, store) = try makeTable()
-    let values = try db.prepare(sql: "SELECT value FROM kv WHERE key IN ('k001', 'k500', 'k999', 'none') ORDER BY value")
-      .column(0, as: Int.self)
+    let values = try db.prepare(
+      sql: "SELECT value FROM kv WHERE key IN ('k001', 'k500', 'k999', 'none') ORDER BY value"
+    )
+    .column(0, as: Int.self)
     #expect(values == [1, 500, 999])
     #expect(store.rowsProduced == 3)
     #expect(store.filterCalls == 1)

@@ -62,8 +62,11 @@ struct SeriesModuleTests {
       // Defaults for stop and step, and parameters rather than literals.
       for start: Int64 in [4_294_967_290, -3] {
         let sql = "SELECT value FROM %@(?) LIMIT 10"
-        let swift = try db.prepare(sql: sql.replacingOccurrences(of: "%@", with: "swift_series")).bind(parameterValues: [start]).allRows()
-        let c = try db.prepare(sql: sql.replacingOccurrences(of: "%@", with: "generate_series")).bind(parameterValues: [start]).allRows()
+        let swift = try db.prepare(sql: sql.replacingOccurrences(of: "%@", with: "swift_series")).bind(
+          parameterValues: [start]).allRows()
+        let c = try db.prepare(sql: sql.replacingOccurrences(of: "%@", with: "generate_series")).bind(parameterValues: [
+          start
+        ]).allRows()
         #expect(swift == c)
       }
       #expect(compared > 500)
@@ -76,7 +79,8 @@ struct SeriesModuleTests {
         """
       let rows = try allRows(db, sql)
       let expected = try allRows(
-        db, "SELECT a.value, b.value FROM generate_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2")
+        db, "SELECT a.value, b.value FROM generate_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2"
+      )
       #expect(rows == expected)
       #expect(rows.count == 10)
     }

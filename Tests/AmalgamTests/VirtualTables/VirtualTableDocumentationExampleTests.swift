@@ -148,8 +148,8 @@ struct VirtualTableDocumentationExampleTests {
     try db.addModule("countdown", type: Countdown.self)
     let values = try db.prepare(sql: "SELECT value FROM countdown(3)").column(0, as: Int.self)  // [3, 2, 1]
     #if ENABLE_CARRAY
-    let ids = try db.prepare(sql: "SELECT value FROM carray(?) WHERE value % 2 = 0")
-      .bind(array: [Int64(1), 2, 3, 4], toParameter: 1).column(0, as: Int.self)  // [2, 4]
+      let ids = try db.prepare(sql: "SELECT value FROM carray(?) WHERE value % 2 = 0")
+        .bind(array: [Int64(1), 2, 3, 4], toParameter: 1).column(0, as: Int.self)  // [2, 4]
     #endif
     #expect(values == [3, 2, 1])
     #if ENABLE_CARRAY

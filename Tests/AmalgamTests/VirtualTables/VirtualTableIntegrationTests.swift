@@ -57,7 +57,8 @@ struct VirtualTableIntegrationTests {
     let values = try db.prepare(sql: "SELECT value FROM shuffled").column(0, as: Int.self)
     #expect(values.sorted() == Array(1...50))
     try db.execute(sql: "CREATE VIRTUAL TABLE temp.shuffled2 USING shuffled_sequence(start=10, count=5)")
-    #expect(try db.prepare(sql: "SELECT value FROM shuffled2 ORDER BY 1").column(0, as: Int.self) == [10, 11, 12, 13, 14])
+    #expect(
+      try db.prepare(sql: "SELECT value FROM shuffled2 ORDER BY 1").column(0, as: Int.self) == [10, 11, 12, 13, 14])
     let error = #expect(throws: SQLiteError.self) {
       try db.execute(sql: "CREATE VIRTUAL TABLE temp.bad USING shuffled_sequence(start=1)")
     }
@@ -103,10 +104,16 @@ struct VirtualTableIntegrationTests {
     let db = try Database()
     try db.addModule("words", type: Overloading.self)
     try db.addFunction("near", arity: 2) { _ in .integer(0) }
-    #expect(try db.prepare(sql: "SELECT upper(word) FROM words").column(0, as: String.self) == ["<apple>", "<banana>", "<apricot>"])
+    #expect(
+      try db.prepare(sql: "SELECT upper(word) FROM words").column(0, as: String.self) == [
+        "<apple>", "<banana>", "<apricot>",
+      ])
     #expect(try firstValue(db, "SELECT upper('plain')") == "PLAIN")
     Overloading.nearSeen = false
-    #expect(try db.prepare(sql: "SELECT word FROM words WHERE near(word, 'ap')").column(0, as: String.self) == ["apple", "apricot"])
+    #expect(
+      try db.prepare(sql: "SELECT word FROM words WHERE near(word, 'ap')").column(0, as: String.self) == [
+        "apple", "apricot",
+      ])
     #expect(Overloading.nearSeen)
   }
 
@@ -117,12 +124,16 @@ struct VirtualTableIntegrationTests {
     var configuration = Configuration(maximumReaderCount: 3)
     configuration.prepareDatabase = { db in try db.addModule("swift_series", type: SwiftSeries.self) }
     let pool = try DatabasePool(path: folder.appendingPathComponent("pool.db").path, configuration: configuration)
-    let written = try await pool.write { db in try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, 100)").front(Int.self) }
+    let written = try await pool.write { db in
+      try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, 100)").front(Int.self)
+    }
     #expect(written == 5050)
     let sums = try await withThrowingTaskGroup(of: Int?.self) { group in
       for stop in 1...8 {
         group.addTask {
-          try await pool.read { db in try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, \(stop))").front(Int.self) }
+          try await pool.read { db in
+            try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, \(stop))").front(Int.self)
+          }
         }
       }
       var sums: [Int] = []
@@ -137,7 +148,9 @@ struct VirtualTableIntegrationTests {
     var configuration = Configuration()
     configuration.prepareDatabase = { db in try db.addModule("swift_series", type: SwiftSeries.self) }
     let queue = try DatabaseQueue(configuration: configuration)
-    let count = try await queue.read { db in try db.prepare(sql: "SELECT count(*) FROM swift_series(1, 10, 2)").front(Int.self) }
+    let count = try await queue.read { db in
+      try db.prepare(sql: "SELECT count(*) FROM swift_series(1, 10, 2)").front(Int.self)
+    }
     #expect(count == 5)
   }
 }

@@ -205,7 +205,9 @@ struct VirtualTableLifetimeTests {
       try db.execute(sql: "CREATE VIRTUAL TABLE t USING failing(fail=\(method))")
       // SQLite keeps only the result code of xSavepoint, xRelease and xRollbackTo.
       let error = #expect(throws: SQLiteError.self) {
-        try db.batch(sql: "BEGIN; INSERT INTO t VALUES (1); SAVEPOINT s; INSERT INTO t VALUES (2); ROLLBACK TO s; RELEASE s; COMMIT")
+        try db.batch(
+          sql:
+            "BEGIN; INSERT INTO t VALUES (1); SAVEPOINT s; INSERT INTO t VALUES (2); ROLLBACK TO s; RELEASE s; COMMIT")
       }
       #expect(error?.code == .error, "\(method)")
     }

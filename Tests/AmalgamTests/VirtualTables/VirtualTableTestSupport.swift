@@ -276,10 +276,11 @@ final class KeyValueTable: UpdatableVirtualTableModule, TransactionalVirtualTabl
         keys = [arguments.text(at: argument) ?? ""]
         argument += 1
       } else if indexNumber & 2 != 0 {
-        keys = Set(try arguments.inListValues(at: argument).compactMap { value -> String? in
-          if case .text(let text) = value { return text }
-          return nil
-        })
+        keys = Set(
+          try arguments.inListValues(at: argument).compactMap { value -> String? in
+            if case .text(let text) = value { return text }
+            return nil
+          })
         argument += 1
       }
       var limit = Int.max

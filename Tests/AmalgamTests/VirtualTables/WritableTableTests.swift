@@ -20,7 +20,10 @@ struct WritableTableTests {
     try db.execute(sql: "UPDATE kv SET value = value + 10 WHERE key = 'a'")
     try db.execute(sql: "DELETE FROM kv WHERE key = 'c'")
     #expect(store.contents == ["a": .integer(11), "b": .text("two")])
-    #expect(try allRows(db, "SELECT key, value FROM kv ORDER BY key") == [[.text("a"), .integer(11)], [.text("b"), .text("two")]])
+    #expect(
+      try allRows(db, "SELECT key, value FROM kv ORDER BY key") == [
+        [.text("a"), .integer(11)], [.text("b"), .text("two")],
+      ])
   }
 
   @Test func insertWithAnExplicitRowidAndUpdateThatChangesTheRowid() throws {
