@@ -24,3 +24,8 @@ void amalgam_log_lock(void) {
 void amalgam_log_unlock(void) {
   pthread_mutex_unlock(&amalgam_log_mutex);
 }
+
+int amalgam_vtab_config(sqlite3 *db, int op, int value) {
+  if (op == SQLITE_VTAB_CONSTRAINT_SUPPORT) return sqlite3_vtab_config(db, op, value);
+  return sqlite3_vtab_config(db, op);
+}

@@ -356,5 +356,5 @@ func allWorkloads() -> [Workload] {
         }
         return sum
       }),
-  ] + sessionWorkloads() + recordWorkloads()
+  ] + sessionWorkloads() + recordWorkloads() + virtualTableWorkloads()
 }

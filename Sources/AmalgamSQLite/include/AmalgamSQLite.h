@@ -100,6 +100,11 @@ void amalgam_log(int code, const char *message);
 /// A process-wide lock guarding the Swift error-log handler (SQLiteLog).
 void amalgam_log_lock(void);
 void amalgam_log_unlock(void);
+
+/// sqlite3_vtab_config(db, op, value) for SQLITE_VTAB_CONSTRAINT_SUPPORT, sqlite3_vtab_config(db, op) for
+/// the options that take no argument (SQLITE_VTAB_INNOCUOUS, _DIRECTONLY, _USES_ALL_SCHEMAS). Call it only
+/// from a virtual table's xCreate or xConnect.
+int amalgam_vtab_config(sqlite3 *db, int op, int value);
 // ---- End of hooks, limits and configuration ----
 
 #endif

@@ -1,0 +1,640 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AmalgamSQLite
+
+extension Database {
+  /// Registers a virtual table module: `CREATE VIRTUAL TABLE t USING name(arguments)` then creates
+  /// tables whose instances are of type `T`.
+  ///
+  /// ```swift
+  /// try db.addModule("squares", type: Squares.self)
+  /// try db.execute(sql: "CREATE VIRTUAL TABLE temp.sq USING squares")
+  /// ```
+  ///
+  /// Registering a name again replaces the module for tables connected afterwards. The registration
+  /// lasts until ``removeModule(_:)``, ``removeAllModules(except:)`` or the connection closes.
+  ///
+  /// - Throws: ``SQLiteError`` (``ResultCode/misuse`` for a name SQLite refuses, ``ResultCode/busy``
+  ///   while a statement runs), ``DatabaseError/databaseClosed``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/create_module.html>
+  public func addModule<T: VirtualTableModule>(_ name: String, type: T.Type) throws {
+    try registerModule(name, type: type, kind: .regular)
+  }
+
+  /// Registers an eponymous-only module: the table `name` exists in every schema, for example as a
+  /// table-valued function, and `CREATE VIRTUAL TABLE ... USING name` is refused (as in FeistyDB).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#eponymous_only_virtual_tables>
+  public func addModule<T: EponymousVirtualTableModule>(_ name: String, type: T.Type) throws {
+    try registerModule(name, type: type, kind: .eponymousOnly)
+  }
+
+  /// Registers an eponymous module: the table `name` exists in every schema without `CREATE VIRTUAL
+  /// TABLE`. With `eponymousOnly` false, `CREATE VIRTUAL TABLE ... USING name(arguments)` also makes
+  /// tables of the module.
+  ///
+  /// ```swift
+  /// try db.addModule("squares", type: SquaresFunction.self, eponymousOnly: true)
+  /// let total: Int? = try db.prepare(sql: "SELECT sum(square) FROM squares(1, 10)").front()
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#eponymous_virtual_tables>
+  public func addModule<T: EponymousVirtualTableModule>(_ name: String, type: T.Type, eponymousOnly: Bool) throws {
+    try registerModule(name, type: type, kind: eponymousOnly ? .eponymousOnly : .eponymous)
+  }
+
+  /// Removes the module `name`. Tables already connected keep working until they disconnect; new
+  /// statements on tables of the module fail with "no such module". Removing an unknown name does
+  /// nothing.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/create_module.html>
+  public func removeModule(_ name: String) throws {
+    let rc = try connectionBox.withHandle { handle in
+      sqlite3_create_module_v2(handle, name, nil, nil, nil)
+    }
+    try check(rc)
+  }
+
+  /// Removes every module except those named in `except` (`sqlite3_drop_modules`), including those
+  /// that SQLite's own extensions registered (such as `generate_series` and `carray`).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/drop_modules.html>
+  public func removeAllModules(except names: [String] = []) throws {
+    var copies: [UnsafeMutablePointer<CChar>?] = names.map { sqliteCopy($0) }
+    defer { for copy in copies { sqlite3_free(copy) } }
+    copies.append(nil)
+    let rc = try connectionBox.withHandle { handle in
+      copies.withUnsafeMutableBufferPointer { buffer in
+        // The buffer holds at least the terminating nil, so it has an address.
+        guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
+        return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+          sqlite3_drop_modules(handle, names.isEmpty ? nil : $0)
+        }
+      }
+    }
+    try check(rc)
+  }
+
+  /// Registers `T` under `name` with the xCreate/xConnect pair that `kind` calls for.
+  fileprivate func registerModule<T: VirtualTableModule>(_ name: String, type: T.Type, kind: ModuleKind) throws {
+    let box = ModuleBox(name: name, kind: kind, database: self, type: T.self)
+    let rc = try connectionBox.withHandle { handle in
+      // SQLite calls releaseModuleBox even when registration fails.
+      sqlite3_create_module_v2(handle, name, box.module, Unmanaged.passRetained(box).toOpaque(), releaseModuleBox)
+    }
+    try check(rc)
+  }
+}
+
+/// How a module's tables come to be.
+enum ModuleKind {
+  /// Only through `CREATE VIRTUAL TABLE` (distinct xCreate and xConnect).
+  case regular
+  /// Eponymous, and through `CREATE VIRTUAL TABLE` (xCreate is xConnect).
+  case eponymous
+  /// Eponymous only (no xCreate).
+  case eponymousOnly
+}
+
+/// A registered module: SQLite's `sqlite3_module` and how to make its tables. SQLite holds one
+/// reference, given back by ``releaseModuleBox`` when the module is removed or the connection closes
+/// (after its last table has disconnected).
+final class ModuleBox {
+  let name: String
+  /// Weak: the connection owns the module, and the module must not keep the `Database` alive.
+  weak var database: Database?
+  let construct: (Database, [String], Bool) throws -> any VirtualTableModule
+  let module: UnsafeMutablePointer<sqlite3_module>
+
+  init<T: VirtualTableModule>(name: String, kind: ModuleKind, database: Database, type: T.Type) {
+    self.name = name
+    self.database = database
+    construct = { database, arguments, create in try T(database: database, arguments: arguments, create: create) }
+    module = .allocate(capacity: 1)
+    var methods = sqlite3_module()
+    methods.iVersion = 4
+    switch kind {
+    case .regular:
+      methods.xCreate = createTable
+      methods.xConnect = connectTable
+    case .eponymous:
+      methods.xCreate = connectTable
+      methods.xConnect = connectTable
+    case .eponymousOnly:
+      methods.xCreate = nil
+      methods.xConnect = connectTable
+    }
+    methods.xBestIndex = bestIndex
+    methods.xDisconnect = disconnectTable
+    methods.xDestroy = destroyTable
+    methods.xOpen = openCursor
+    methods.xClose = closeCursor
+    methods.xFilter = filterCursor
+    methods.xNext = nextRow
+    methods.xEof = isAtEnd
+    methods.xColumn = readColumn
+    methods.xRowid = readRowid
+    if T.self is any UpdatableVirtualTableModule.Type {
+      methods.xUpdate = updateTable
+    }
+    if T.self is any TransactionalVirtualTableModule.Type {
+      methods.xBegin = { vtab in transaction(vtab) { try $0.begin() } }
+      methods.xSync = { vtab in transaction(vtab) { try $0.sync() } }
+      methods.xCommit = { vtab in transaction(vtab) { try $0.commit() } }
+      methods.xRollback = { vtab in transaction(vtab) { try $0.rollback() } }
+      methods.xSavepoint = { vtab, level in transaction(vtab) { try $0.savepoint(level) } }
+      methods.xRelease = { vtab, level in transaction(vtab) { try $0.release(level) } }
+      methods.xRollbackTo = { vtab, level in transaction(vtab) { try $0.rollback(to: level) } }
+    }
+    methods.xFindFunction = findFunction
+    methods.xRename = renameTable
+    methods.xIntegrity = checkIntegrity
+    module.initialize(to: methods)
+  }
+
+  deinit {
+    module.deinitialize(count: 1)
+    module.deallocate()
+  }
+}
+
+/// SQLite's destructor for a module's client data.
+private func releaseModuleBox(_ userData: UnsafeMutableRawPointer?) {
+  guard let userData else { return }
+  Unmanaged<ModuleBox>.fromOpaque(userData).release()
+}
+
+/// One connected table: the user's instance and what its callbacks share. The `sqlite3_vtab` that
+/// SQLite holds is followed in memory by one reference to this box, released by xDisconnect/xDestroy.
+final class TableBox {
+  let table: any VirtualTableModule
+  let updatable: (any UpdatableVirtualTableModule)?
+  let transactional: (any TransactionalVirtualTableModule)?
+  /// The connection, for `sqlite3_vtab_on_conflict` during xUpdate.
+  let handle: OpaquePointer
+  /// The module's name, for error messages and result contexts.
+  let moduleName: String
+  /// The lifetime of the values the table's and its cursors' callbacks receive.
+  let scope: CallbackScope
+  /// Overloaded functions handed to SQLite by xFindFunction, by "name/argument count": SQLite holds
+  /// raw pointers to them while the table is connected.
+  var overloads: [String: OverloadBox] = [:]
+
+  init(table: any VirtualTableModule, handle: OpaquePointer, moduleName: String) {
+    self.table = table
+    updatable = table as? any UpdatableVirtualTableModule
+    transactional = table as? any TransactionalVirtualTableModule
+    self.handle = handle
+    self.moduleName = moduleName
+    scope = CallbackScope(subject: "the values of a callback of virtual table module \"\(moduleName)\"")
+  }
+}
+
+/// One open cursor; follows its `sqlite3_vtab_cursor` in memory, as ``TableBox`` does its table.
+final class CursorBox {
+  let cursor: any VirtualTableCursor
+  let table: TableBox
+
+  init(cursor: any VirtualTableCursor, table: TableBox) {
+    self.cursor = cursor
+    self.table = table
+  }
+}
+
+/// A function overload that a table returned from xFindFunction.
+final class OverloadBox {
+  let function: VirtualTableFunction
+  let name: String
+  let scope: CallbackScope
+
+  init(function: VirtualTableFunction, name: String) {
+    self.function = function
+    self.name = name
+    scope = CallbackScope(subject: "the arguments or context of a call to SQL function \"\(name)\"")
+  }
+}
+
+// MARK: - Memory of SQLite's objects
+
+private let vtabSize = MemoryLayout<sqlite3_vtab>.stride
+private let cursorSize = MemoryLayout<sqlite3_vtab_cursor>.stride
+private let boxAlignment = Swift.max(MemoryLayout<sqlite3_vtab>.alignment, MemoryLayout<UnsafeRawPointer>.alignment)
+
+@inline(__always)
+private func tableBox(_ vtab: UnsafeMutablePointer<sqlite3_vtab>) -> Unmanaged<TableBox> {
+  Unmanaged.fromOpaque(UnsafeRawPointer(vtab).load(fromByteOffset: vtabSize, as: UnsafeRawPointer.self))
+}
+
+@inline(__always)
+private func cursorBox(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>) -> Unmanaged<CursorBox> {
+  Unmanaged.fromOpaque(UnsafeRawPointer(cursor).load(fromByteOffset: cursorSize, as: UnsafeRawPointer.self))
+}
+
+/// The result code for an error thrown by a callback: an ``SQLiteError``'s own (if it is an error
+/// code), else `SQLITE_ERROR`.
+private func resultCode(_ error: any Error) -> Int32 {
+  if let error = error as? SQLiteError {
+    let primary = error.code.rawValue
+    if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE { return error.extendedCode.rawValue }
+  }
+  return SQLITE_ERROR
+}
+
+/// The message of an error thrown by a callback.
+private func message(_ error: any Error) -> String {
+  (error as? SQLiteError)?.message ?? errorMessage(error)
+}
+
+/// Makes `error` the table's error message (`zErrMsg`, which SQLite moves into the statement's error)
+/// and returns its result code.
+private func fail(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ error: any Error) -> Int32 {
+  sqlite3_free(vtab.pointee.zErrMsg)
+  vtab.pointee.zErrMsg = sqliteCopy(message(error))
+  return resultCode(error)
+}
+
+// MARK: - Tables
+
+private func createTable(
+  _ db: OpaquePointer?, _ aux: UnsafeMutableRawPointer?, _ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
+  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  makeTable(db, aux, argc, argv, vtab, error, create: true)
+}
+
+private func connectTable(
+  _ db: OpaquePointer?, _ aux: UnsafeMutableRawPointer?, _ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
+  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  makeTable(db, aux, argc, argv, vtab, error, create: false)
+}
+
+private func makeTable(
+  _ db: OpaquePointer?, _ aux: UnsafeMutableRawPointer?, _ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
+  _ vtab: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+  create: Bool
+) -> Int32 {
+  guard let db, let aux, let vtab else { return SQLITE_MISUSE }
+  let module = Unmanaged<ModuleBox>.fromOpaque(aux).takeUnretainedValue()
+  func report(_ text: String, _ code: Int32) -> Int32 {
+    error?.pointee = sqliteCopy(text)
+    return code
+  }
+  guard let database = module.database else {
+    return report("The Database that registered module \"\(module.name)\" no longer exists", SQLITE_ERROR)
+  }
+  let arguments = (0..<Int(Swift.max(argc, 0))).map { index in argv?[index].map { String(cString: $0) } ?? "" }
+  let table: any VirtualTableModule
+  do {
+    table = try module.construct(database, arguments, create)
+  } catch {
+    return report(message(error), resultCode(error))
+  }
+  let rc = sqlite3_declare_vtab(db, table.declaration)
+  guard rc == SQLITE_OK else {
+    return report("Module \"\(module.name)\" declared its table wrongly: \(String(cString: sqlite3_errmsg(db)))", rc)
+  }
+  let options = table.options
+  if options.contains(.constraintSupport) { _ = amalgam_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1) }
+  if options.contains(.innocuous) { _ = amalgam_vtab_config(db, SQLITE_VTAB_INNOCUOUS, 0) }
+  if options.contains(.directOnly) { _ = amalgam_vtab_config(db, SQLITE_VTAB_DIRECTONLY, 0) }
+  if options.contains(.usesAllSchemas) { _ = amalgam_vtab_config(db, SQLITE_VTAB_USES_ALL_SCHEMAS, 0) }
+
+  let memory = UnsafeMutableRawPointer.allocate(
+    byteCount: vtabSize + MemoryLayout<UnsafeRawPointer>.stride, alignment: boxAlignment)
+  let base = memory.initializeMemory(as: sqlite3_vtab.self, repeating: sqlite3_vtab(), count: 1)
+  let box = TableBox(table: table, handle: db, moduleName: module.name)
+  memory.storeBytes(
+    of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
+  vtab.pointee = base
+  return SQLITE_OK
+}
+
+/// Releases the table's box and frees SQLite's object.
+private func freeTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>) {
+  tableBox(vtab).release()
+  sqlite3_free(vtab.pointee.zErrMsg)
+  vtab.deinitialize(count: 1)
+  UnsafeMutableRawPointer(vtab).deallocate()
+}
+
+private func disconnectTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?) -> Int32 {
+  guard let vtab else { return SQLITE_MISUSE }
+  freeTable(vtab)
+  return SQLITE_OK
+}
+
+private func destroyTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?) -> Int32 {
+  guard let vtab else { return SQLITE_MISUSE }
+  let box = tableBox(vtab).takeUnretainedValue()
+  do {
+    try box.scope.run { _ in try box.table.destroy() }
+  } catch {
+    return fail(vtab, error)
+  }
+  freeTable(vtab)
+  return SQLITE_OK
+}
+
+private func bestIndex(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ info: UnsafeMutablePointer<sqlite3_index_info>?)
+  -> Int32
+{
+  guard let vtab, let info else { return SQLITE_MISUSE }
+  let box = tableBox(vtab).takeUnretainedValue()
+  do {
+    return try box.scope.run { token in
+      var indexInfo = VirtualTableIndexInfo(info, token: token)
+      switch try box.table.bestIndex(&indexInfo) {
+      case .ok:
+        indexInfo.apply()
+        return SQLITE_OK
+      case .constraint:
+        return SQLITE_CONSTRAINT
+      }
+    }
+  } catch {
+    return fail(vtab, error)
+  }
+}
+
+private func renameTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ name: UnsafePointer<CChar>?) -> Int32 {
+  guard let vtab else { return SQLITE_MISUSE }
+  let box = tableBox(vtab).takeUnretainedValue()
+  do {
+    try box.scope.run { _ in try box.table.rename(to: name.map { String(cString: $0) } ?? "") }
+    return SQLITE_OK
+  } catch {
+    return fail(vtab, error)
+  }
+}
+
+private func checkIntegrity(
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ schema: UnsafePointer<CChar>?, _ table: UnsafePointer<CChar>?,
+  _ flags: Int32, _ report: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  guard let vtab else { return SQLITE_MISUSE }
+  let box = tableBox(vtab).takeUnretainedValue()
+  do {
+    let problem = try box.scope.run { _ in
+      try box.table.integrityCheck(
+        schema: schema.map { String(cString: $0) } ?? "main", table: table.map { String(cString: $0) } ?? "",
+        quick: flags & 1 != 0)
+    }
+    if let problem { report?.pointee = sqliteCopy(problem) }
+    return SQLITE_OK
+  } catch {
+    return fail(vtab, error)
+  }
+}
+
+private func updateTable(
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?,
+  _ rowid: UnsafeMutablePointer<sqlite3_int64>?
+) -> Int32 {
+  guard let vtab, let argv, argc >= 1 else { return SQLITE_MISUSE }
+  let box = tableBox(vtab).takeUnretainedValue()
+  guard let table = box.updatable else { return SQLITE_READONLY }
+  let conflict = VirtualTableConflictMode(code: sqlite3_vtab_on_conflict(box.handle))
+  do {
+    try box.scope.run { token in
+      if argc == 1 {
+        try table.delete(rowid: sqlite3_value_int64(argv[0]), onConflict: conflict)
+        return
+      }
+      let values = FunctionArguments(count: argc - 2, values: argv + 2, token: token)
+      if sqlite3_value_type(argv[0]) == SQLITE_NULL {
+        let requested = sqlite3_value_type(argv[1]) == SQLITE_NULL ? nil : sqlite3_value_int64(argv[1])
+        let newRowid = try table.insert(rowid: requested, values: values, onConflict: conflict)
+        rowid?.pointee = newRowid
+      } else {
+        try table.update(
+          rowid: sqlite3_value_int64(argv[0]), newRowid: sqlite3_value_int64(argv[1]), values: values,
+          onConflict: conflict)
+      }
+    }
+    return SQLITE_OK
+  } catch {
+    return fail(vtab, error)
+  }
+}
+
+/// Runs a transaction method of the table (xBegin, xSync, ...).
+private func transaction(
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ body: (any TransactionalVirtualTableModule) throws -> Void
+) -> Int32 {
+  guard let vtab else { return SQLITE_MISUSE }
+  let box = tableBox(vtab).takeUnretainedValue()
+  guard let table = box.transactional else { return SQLITE_OK }
+  do {
+    try box.scope.run { _ in try body(table) }
+    return SQLITE_OK
+  } catch {
+    return fail(vtab, error)
+  }
+}
+
+private func findFunction(
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ argc: Int32, _ name: UnsafePointer<CChar>?,
+  _ function: UnsafeMutablePointer<
+    (@convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void)?
+  >?,
+  _ userData: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> Int32 {
+  guard let vtab, let name, let function, let userData else { return 0 }
+  let box = tableBox(vtab).takeUnretainedValue()
+  let functionName = String(cString: name)
+  let key = "\(functionName.lowercased())/\(argc)"
+  let overload: OverloadBox
+  if let existing = box.overloads[key] {
+    overload = existing
+  } else {
+    guard let found = box.table.findFunction(name: functionName, argumentCount: Int(argc)) else { return 0 }
+    overload = OverloadBox(function: found, name: functionName)
+    box.overloads[key] = overload
+  }
+  function.pointee = callOverload
+  userData.pointee = Unmanaged.passUnretained(overload).toOpaque()
+  if let code = overload.function.constraintOperator, Int32(code) >= SQLITE_INDEX_CONSTRAINT_FUNCTION {
+    return Int32(code)
+  }
+  return 1
+}
+
+/// The xFunc of every overloaded function.
+private func callOverload(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+  guard let context, let userData = sqlite3_user_data(context) else { return }
+  let overload = Unmanaged<OverloadBox>.fromOpaque(userData).takeUnretainedValue()
+  overload.scope.run { token in
+    do {
+      try overload.function.body(
+        FunctionArguments(count: count, values: values, token: token),
+        FunctionContext(context, flags: [], name: overload.name, token: token))
+    } catch {
+      setFunctionError(error, on: context)
+    }
+  }
+}
+
+// MARK: - Cursors
+
+private func openCursor(
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?,
+  _ cursor: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab_cursor>?>?
+) -> Int32 {
+  guard let vtab, let cursor else { return SQLITE_MISUSE }
+  let table = tableBox(vtab).takeUnretainedValue()
+  do {
+    let opened = try table.scope.run { _ in try table.table.openCursor() }
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: cursorSize + MemoryLayout<UnsafeRawPointer>.stride, alignment: boxAlignment)
+    let base = memory.initializeMemory(as: sqlite3_vtab_cursor.self, repeating: sqlite3_vtab_cursor(), count: 1)
+    let box = CursorBox(cursor: opened, table: table)
+    memory.storeBytes(
+      of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: cursorSize, as: UnsafeRawPointer.self)
+    cursor.pointee = base
+    return SQLITE_OK
+  } catch {
+    return fail(vtab, error)
+  }
+}
+
+private func closeCursor(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
+  guard let cursor else { return SQLITE_MISUSE }
+  cursorBox(cursor).release()
+  cursor.deinitialize(count: 1)
+  UnsafeMutableRawPointer(cursor).deallocate()
+  return SQLITE_OK
+}
+
+private func filterCursor(
+  _ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ indexNumber: Int32, _ indexName: UnsafePointer<CChar>?,
+  _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+  guard let cursor else { return SQLITE_MISUSE }
+  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    do {
+      try box.table.scope.run { token in
+        try box.cursor.filter(
+          FunctionArguments(count: argc, values: argv, token: token), indexNumber: indexNumber,
+          indexName: indexName.map { String(cString: $0) })
+      }
+      return SQLITE_OK
+    } catch {
+      guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
+      return fail(vtab, error)
+    }
+  }
+}
+
+private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
+  guard let cursor else { return SQLITE_MISUSE }
+  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    do {
+      try box.cursor.next()
+      return SQLITE_OK
+    } catch {
+      guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
+      return fail(vtab, error)
+    }
+  }
+}
+
+private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
+  guard let cursor else { return 1 }
+  return cursorBox(cursor)._withUnsafeGuaranteedRef { $0.cursor.eof ? 1 : 0 }
+}
+
+private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ context: OpaquePointer?, _ index: Int32)
+  -> Int32
+{
+  guard let cursor, let context else { return SQLITE_MISUSE }
+  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    box.table.scope.run { token in
+      do {
+        try box.cursor.column(
+          index, context: FunctionContext(context, flags: [], name: box.table.moduleName, token: token))
+        return SQLITE_OK
+      } catch {
+        setFunctionError(error, on: context)
+        return resultCode(error)
+      }
+    }
+  }
+}
+
+private func readRowid(
+  _ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ rowid: UnsafeMutablePointer<sqlite3_int64>?
+) -> Int32 {
+  guard let cursor, let rowid else { return SQLITE_MISUSE }
+  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    do {
+      rowid.pointee = try box.cursor.rowid()
+      return SQLITE_OK
+    } catch {
+      guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
+      return fail(vtab, error)
+    }
+  }
+}
+
+// MARK: - Values of virtual-table callbacks
+
+extension FunctionArguments {
+  /// The members of argument `index` when it is an `IN` list handed over all at once
+  /// (``VirtualTableIndexInfo/useConstraint(_:argumentIndex:omit:allAtOnce:)`` with `allAtOnce`), in a
+  /// virtual table cursor's `filter` (`sqlite3_vtab_in_first`, `sqlite3_vtab_in_next`).
+  ///
+  /// - Throws: an ``SQLiteError`` when the argument is not such a list (``ResultCode/error``) or its
+  ///   values cannot be read; ``DatabaseError/callbackValueExpired(_:)`` after the call.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/vtab_in_first.html>
+  public func inListValues(at index: Int) throws -> [DatabaseValue] {
+    guard index >= 0 && index < count else { throw indexOutOfRange(index) }
+    guard token.isActive, let values, let list = values[index] else { throw token.expired() }
+    var result: [DatabaseValue] = []
+    var member: OpaquePointer?
+    var rc = sqlite3_vtab_in_first(list, &member)
+    while rc == SQLITE_OK, let value = member {
+      result.append(DatabaseValue(copying: value))
+      rc = sqlite3_vtab_in_next(list, &member)
+    }
+    guard rc == SQLITE_DONE else {
+      throw SQLiteError(
+        code: ResultCode(rawValue: rc),
+        message: rc == SQLITE_ERROR
+          ? "Argument \(index) is not an IN list handed over all at once (useConstraint(_:argumentIndex:omit:allAtOnce:))"
+          : "Reading the IN list of argument \(index) failed: \(ResultCode(rawValue: rc))")
+    }
+    return result
+  }
+
+  /// True when argument `index` is a column that an UPDATE of a virtual table leaves unchanged
+  /// (`sqlite3_value_nochange`); see ``FunctionContext/isUnchangedColumn``. False after the call.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
+  public func isUnchanged(at index: Int) -> Bool {
+    guard let value = sqliteValue(at: index) else { return false }
+    return sqlite3_value_nochange(value) != 0
+  }
+}
+
+extension FunctionContext {
+  /// True when a virtual table cursor's ``VirtualTableCursor/column(_:context:)`` is asked for a
+  /// column only to learn whether an UPDATE changes it (`sqlite3_vtab_nochange`): leave the result
+  /// unset to say "unchanged" and save fetching the value; the table's
+  /// ``UpdatableVirtualTableModule/update(rowid:newRowid:values:onConflict:)`` then sees
+  /// ``FunctionArguments/isUnchanged(at:)``. False after the call and outside a virtual table.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/vtab_nochange.html>
+  public var isUnchangedColumn: Bool {
+    guard token.isActive else { return false }
+    return sqlite3_vtab_nochange(context) != 0
+  }
+}

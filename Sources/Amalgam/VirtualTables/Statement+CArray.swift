@@ -1,0 +1,153 @@
+#if ENABLE_CARRAY
+  #if canImport(FoundationEssentials)
+    import FoundationEssentials
+  #else
+    import Foundation
+  #endif
+  import AmalgamSQLite
+
+  /// Binding Swift arrays to the `carray()` table-valued function, so that `WHERE id IN carray(?)`
+  /// takes an array (trait `ENABLE_CARRAY`).
+  ///
+  /// ```swift
+  /// let names = try db.prepare(sql: "SELECT name FROM people WHERE id IN carray(?)")
+  ///   .bind(array: [Int64(1), 5, 8], toParameter: 1)
+  ///   .column(0, as: String.self)
+  /// ```
+  ///
+  /// The array is copied once into memory that SQLite owns and frees when it no longer needs it: when
+  /// the parameter is bound again, its bindings are cleared, or the statement is finalized. The Swift
+  /// array may change or go away right after the call.
+  extension Statement {
+    /// Binds an array of 32-bit integers to the `carray()` parameter `index` (1-based).
+    ///
+    /// - Throws: ``SQLiteError`` (``ResultCode/range`` for an index out of range, or when the parameter
+    ///   is not the first argument of `carray()`: ``ResultCode/error``), ``DatabaseError/databaseClosed``.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [Int32], toParameter index: Int) throws -> Statement {
+      try bindNumbers(array, index: index, type: SQLITE_CARRAY_INT32)
+    }
+
+    /// Binds an array of 64-bit integers to the `carray()` parameter `index` (1-based).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [Int64], toParameter index: Int) throws -> Statement {
+      try bindNumbers(array, index: index, type: SQLITE_CARRAY_INT64)
+    }
+
+    /// Binds an array of `Int` (as 64-bit integers) to the `carray()` parameter `index` (1-based).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [Int], toParameter index: Int) throws -> Statement {
+      try bindNumbers(array.map { Int64($0) }, index: index, type: SQLITE_CARRAY_INT64)
+    }
+
+    /// Binds an array of doubles to the `carray()` parameter `index` (1-based).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [Double], toParameter index: Int) throws -> Statement {
+      try bindNumbers(array, index: index, type: SQLITE_CARRAY_DOUBLE)
+    }
+
+    /// Binds an array of strings to the `carray()` parameter `index` (1-based). A string is read up
+    /// to its first NUL character, as C strings are.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [String], toParameter index: Int) throws -> Statement {
+      let pointerSize = MemoryLayout<UnsafeRawPointer>.stride
+      let bytes = array.reduce(0) { $0 + $1.utf8.count + 1 }
+      return try bindCArray(
+        index: index, count: array.count, type: SQLITE_CARRAY_TEXT, byteCount: array.count * pointerSize + bytes
+      ) { memory in
+        var next = memory + array.count * pointerSize
+        for (position, var text) in array.enumerated() {
+          memory.storeBytes(of: UnsafeRawPointer(next), toByteOffset: position * pointerSize, as: UnsafeRawPointer.self)
+          text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress { next.copyMemory(from: base, byteCount: utf8.count) }
+            next.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
+            next += utf8.count + 1
+          }
+        }
+      }
+    }
+
+    /// Binds an array of blobs to the `carray()` parameter `index` (1-based).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [Data], toParameter index: Int) throws -> Statement {
+      try bindBlobs(array.count, index: index, totalBytes: array.reduce(0) { $0 + $1.count }) { position, body in
+        array[position].withUnsafeBytes(body)
+      }
+    }
+
+    /// Binds an array of blobs, each given as bytes, to the `carray()` parameter `index` (1-based).
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/carray.html>
+    @discardableResult
+    public func bind(array: [[UInt8]], toParameter index: Int) throws -> Statement {
+      try bindBlobs(array.count, index: index, totalBytes: array.reduce(0) { $0 + $1.count }) { position, body in
+        array[position].withUnsafeBytes(body)
+      }
+    }
+
+    private func bindNumbers<T: BitwiseCopyable>(_ array: [T], index: Int, type: Int32) throws -> Statement {
+      try bindCArray(index: index, count: array.count, type: type, byteCount: array.count * MemoryLayout<T>.stride) {
+        memory in
+        array.withUnsafeBytes { bytes in
+          if let base = bytes.baseAddress { memory.copyMemory(from: base, byteCount: bytes.count) }
+        }
+      }
+    }
+
+    /// Lays the blobs out as C `struct iovec` entries (a pointer and a length each), followed by their bytes.
+    private func bindBlobs(
+      _ count: Int, index: Int, totalBytes: Int,
+      _ withBytes: (Int, (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws -> Statement {
+      let entrySize = MemoryLayout<UnsafeRawPointer>.stride + MemoryLayout<Int>.stride
+      return try bindCArray(
+        index: index, count: count, type: SQLITE_CARRAY_BLOB, byteCount: count * entrySize + totalBytes
+      ) {
+        memory in
+        var next = memory + count * entrySize
+        for position in 0..<count {
+          withBytes(position) { bytes in
+            memory.storeBytes(of: UnsafeRawPointer(next), toByteOffset: position * entrySize, as: UnsafeRawPointer.self)
+            memory.storeBytes(
+              of: bytes.count, toByteOffset: position * entrySize + MemoryLayout<UnsafeRawPointer>.stride, as: Int.self)
+            if let base = bytes.baseAddress { next.copyMemory(from: base, byteCount: bytes.count) }
+            next += bytes.count
+          }
+        }
+      }
+    }
+
+    /// Copies the array into memory from `sqlite3_malloc64` and binds it; SQLite frees it with
+    /// `sqlite3_free` when it is done with it (also when binding fails).
+    private func bindCArray(
+      index: Int, count: Int, type: Int32, byteCount: Int, _ fill: (UnsafeMutableRawPointer) -> Void
+    ) throws -> Statement {
+      try checkOpen()
+      guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
+      guard count <= Int(Int32.max) else {
+        throw SQLiteError(code: .tooBig, message: "carray() takes at most \(Int32.max) values; the array has \(count)")
+      }
+      guard let memory = sqlite3_malloc64(UInt64(Swift.max(byteCount, 1))) else {
+        throw SQLiteError(code: .noMemory, message: "No memory to bind an array of \(count) values")
+      }
+      fill(memory)
+      let rc = try connection.withHandle { _ in
+        sqlite3_carray_bind_v2(sqliteHandle, Int32(index), memory, Int32(count), type, { sqlite3_free($0) }, memory)
+      }
+      try check(rc)
+      return self
+    }
+  }
+#endif
