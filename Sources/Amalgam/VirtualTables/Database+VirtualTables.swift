@@ -190,7 +190,7 @@ final class TableBox {
     transactional = table as? any TransactionalVirtualTableModule
     self.handle = handle
     self.moduleName = moduleName
-    scope = CallbackScope(subject: "the values of a callback of virtual table module \"\(moduleName)\"")
+    scope = CallbackScope()
   }
 }
 
@@ -214,7 +214,7 @@ final class OverloadBox {
   init(function: VirtualTableFunction, name: String) {
     self.function = function
     self.name = name
-    scope = CallbackScope(subject: "the arguments or context of a call to SQL function \"\(name)\"")
+    scope = CallbackScope()
   }
 }
 
@@ -597,7 +597,7 @@ extension FunctionArguments {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/vtab_in_first.html>
   public func inListValues(at index: Int) throws -> [DatabaseValue] {
     guard index >= 0 && index < count else { throw indexOutOfRange(index) }
-    guard token.isActive, let values, let list = values[index] else { throw token.expired() }
+    guard token.isActive, let values, let list = values[index] else { throw expired() }
     var result: [DatabaseValue] = []
     var member: OpaquePointer?
     var rc = sqlite3_vtab_in_first(list, &member)
