@@ -507,8 +507,7 @@ final class Connection {
 
   /// The message of an error that a callback SQLite gives no way to report a message from (an FTS5
   /// tokenizer returns only a result code) threw, with the code it returned to SQLite. The next error
-  /// reported with that primary code, when SQLite has no more specific message than the code's own
-  /// description, takes this message; any error report clears it.
+  /// reported with that primary code carries this message; any error report clears it.
   var pendingCallbackError: (code: Int32, message: String)?
 
   /// The error SQLite reports for `rc` on this connection.
@@ -516,10 +515,13 @@ final class Connection {
     let error = SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
     guard let pending = pendingCallbackError else { return error }
     pendingCallbackError = nil
-    guard pending.code & 0xff == rc & 0xff, error.message == String(cString: sqlite3_errstr(rc & 0xff)) else {
-      return error
-    }
-    return SQLiteError(code: error.extendedCode, message: pending.message, sql: error.sql, offset: error.offset)
+    guard pending.code & 0xff == rc & 0xff else { return error }
+    // SQLite's own message is kept when it says more than the code's description ("error in tokenizer
+    // constructor"); the callback's message follows it.
+    let message =
+      error.message == String(cString: sqlite3_errstr(rc & 0xff))
+      ? pending.message : "\(error.message): \(pending.message)"
+    return SQLiteError(code: error.extendedCode, message: message, sql: error.sql, offset: error.offset)
   }
 
   init(handle: OpaquePointer, extendedResultCodes: Bool) {
