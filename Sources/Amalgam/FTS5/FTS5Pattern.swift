@@ -145,13 +145,14 @@
   }
 
   extension String {
-    /// `self` with every `target` replaced by `replacement`, without Foundation.
-    fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
-      var result = ""
-      for character in self {
-        if character == target { result += replacement } else { result.append(character) }
+    /// `self` with every `target` scalar replaced by `replacement`. Works on scalars, not characters:
+    /// FTS5 reads bytes, so a quote followed by a combining mark is still a quote to it.
+    fileprivate func replacingOccurrences(of target: Unicode.Scalar, with replacement: String) -> String {
+      var result = String.UnicodeScalarView()
+      for scalar in unicodeScalars {
+        if scalar == target { result.append(contentsOf: replacement.unicodeScalars) } else { result.append(scalar) }
       }
-      return result
+      return String(result)
     }
   }
 #endif
