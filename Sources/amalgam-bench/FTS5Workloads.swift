@@ -97,7 +97,8 @@
     var score = 0.0
     for phrase in 0..<phraseCount {
       let frequency = data.frequencies[phrase]
-      score += data.idf[phrase] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / data.averageLength)))
+      score +=
+        data.idf[phrase] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / data.averageLength)))
     }
     context.setResult(.real(-1.0 * score))
   }
@@ -156,7 +157,8 @@
 
   /// Sums a ranking function over every row of a MATCH on all 100,000 documents.
   func rankSumC(_ handle: OpaquePointer, function: String) throws -> Int {
-    let statement = try prepareC(handle, "SELECT \(function)(fts_ranked) FROM fts_ranked WHERE fts_ranked MATCH 'common OR bravo'")
+    let statement = try prepareC(
+      handle, "SELECT \(function)(fts_ranked) FROM fts_ranked WHERE fts_ranked MATCH 'common OR bravo'")
     defer { sqlite3_finalize(statement) }
     var sum = 0.0
     var rc = sqlite3_step(statement)

@@ -217,7 +217,9 @@
       var code = SQLITE_ERROR
       if let error = error as? SQLiteError {
         let primary = error.code.rawValue
-        if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE { code = error.extendedCode.rawValue }
+        if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE {
+          code = error.extendedCode.rawValue
+        }
       }
       let message = error is SQLiteError ? (error as? SQLiteError)?.message ?? "" : errorMessage(error)
       connection?.pendingCallbackError = (code, "FTS5 tokenizer \"\(name)\": \(message)")

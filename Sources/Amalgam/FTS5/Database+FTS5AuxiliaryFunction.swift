@@ -33,7 +33,8 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_auxiliary_functions>
     public func addAuxiliaryFunction(
       _ name: String,
-      _ function: @escaping (_ api: FTS5ExtensionAPI, _ arguments: FunctionArguments, _ context: FunctionContext)
+      _ function:
+        @escaping (_ api: FTS5ExtensionAPI, _ arguments: FunctionArguments, _ context: FunctionContext)
         throws -> Void
     ) throws {
       let api = try fts5API()

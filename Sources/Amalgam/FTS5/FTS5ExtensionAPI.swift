@@ -75,8 +75,7 @@
     /// The function's registration: its scopes for nested callbacks.
     let function: AuxiliaryFunction
 
-    init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken, function: AuxiliaryFunction)
-    {
+    init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken, function: AuxiliaryFunction) {
       self.api = api
       self.fts = fts
       self.token = token

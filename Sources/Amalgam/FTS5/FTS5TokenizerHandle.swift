@@ -195,7 +195,8 @@
       let rc = withUnsafeMutablePointer(to: &state) { tokenize(UnsafeMutableRawPointer($0), forwardToken) }
       if let error = state.error { throw error }
       if rc != SQLITE_OK && rc != SQLITE_DONE {
-        throw SQLiteError(code: ResultCode(rawValue: rc), message: "FTS5 tokenization failed: \(ResultCode(rawValue: rc))")
+        throw SQLiteError(
+          code: ResultCode(rawValue: rc), message: "FTS5 tokenization failed: \(ResultCode(rawValue: rc))")
       }
     }
   }

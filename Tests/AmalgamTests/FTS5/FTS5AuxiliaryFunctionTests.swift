@@ -45,7 +45,8 @@
       var score = 0.0
       for phrase in data.idf.indices {
         let frequency = data.frequencies[phrase]
-        score += data.idf[phrase] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / data.averageLength)))
+        score +=
+          data.idf[phrase] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * length / data.averageLength)))
       }
       context.setResult(.real(-1.0 * score))
     }
@@ -82,7 +83,7 @@
         if token.isColocated { return }
         defer { position += 1 }
         let current = run < runs.count ? runs[run] : nil
-        if isOpen && (current == nil || position <= current!.start) && token.range.lowerBound > copied {
+        if isOpen && position <= (current?.start ?? position) && token.range.lowerBound > copied {
           output += close
           isOpen = false
         }
@@ -120,7 +121,8 @@
     try db.transaction { _ in
       for _ in 0..<rows {
         let title = (0..<(1 + next() % 4)).map { _ in words[next() % words.count] }.joined(separator: " ")
-        let body = (0..<(3 + next() % 30)).map { _ in words[next() % words.count] }.joined(separator: next() % 5 == 0 ? ", " : " ")
+        let body = (0..<(3 + next() % 30)).map { _ in words[next() % words.count] }.joined(
+          separator: next() % 5 == 0 ? ", " : " ")
         try insert.reset().bind(parameterValues: [title, body]).execute()
       }
     }
@@ -144,7 +146,8 @@
         [query])
       #expect(!rows.isEmpty)
       for row in rows {
-        guard case .real(let builtIn) = row[1], case .real(let swift) = row[2], case .real(let weightedBuiltIn) = row[3],
+        guard case .real(let builtIn) = row[1], case .real(let swift) = row[2],
+          case .real(let weightedBuiltIn) = row[3],
           case .real(let weightedSwift) = row[4]
         else {
           Issue.record("Scores are not REAL: \(row)")
@@ -155,7 +158,8 @@
       }
       // Ranked by either, the rows come in the same order.
       let byBuiltIn = try fts5Rows(db, "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY bm25(docs), rowid", [query])
-      let bySwift = try fts5Rows(db, "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY swift_bm25(docs), rowid", [query])
+      let bySwift = try fts5Rows(
+        db, "SELECT rowid FROM docs WHERE docs MATCH ? ORDER BY swift_bm25(docs), rowid", [query])
       #expect(byBuiltIn == bySwift)
     }
 
@@ -327,7 +331,8 @@
       try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(a, b, locale = 1)")
       try db.execute(sql: "INSERT INTO docs VALUES (fts5_locale('fr_FR', 'bonjour'), 'hello')")
       try db.addAuxiliaryFunction("locales") { api, _, context in
-        context.setResult(.text(try (0..<api.columnCount).map { try api.columnLocale($0) ?? "-" }.joined(separator: ",")))
+        context.setResult(
+          .text(try (0..<api.columnCount).map { try api.columnLocale($0) ?? "-" }.joined(separator: ",")))
       }
       #expect(try fts5Strings(db, "SELECT locales(docs) FROM docs WHERE docs MATCH 'bonjour'") == ["fr_FR,-"])
     }

@@ -107,7 +107,8 @@
       try db.execute(sql: "INSERT INTO docs VALUES ('swift', 'sqlite'), ('sqlite', 'swift')")
       let pattern = try #require(FTS5Pattern(matchingAllTokensIn: "swift")).restricted(toColumns: ["my title"])
       #expect(pattern.rawPattern == #"{"my title"} : ("swift")"#)
-      let rowids = try db.prepare(sql: "SELECT rowid FROM docs WHERE docs MATCH ?").bind(pattern).column(0, as: Int.self)
+      let rowids = try db.prepare(sql: "SELECT rowid FROM docs WHERE docs MATCH ?").bind(pattern).column(
+        0, as: Int.self)
       #expect(rowids == [1])
       #expect(pattern.description == pattern.rawPattern)
     }

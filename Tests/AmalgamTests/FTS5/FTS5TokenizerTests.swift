@@ -15,7 +15,8 @@
 
     @Test func aSwiftTokenizerIndexesAndMatchesDocuments() throws {
       let db = try database(log: TokenizerLog())
-      try db.execute(sql: "INSERT INTO docs(rowid, body) VALUES (1, 'Hello, World!'), (2, 'hello there'), (3, 'WORLDS apart')")
+      try db.execute(
+        sql: "INSERT INTO docs(rowid, body) VALUES (1, 'Hello, World!'), (2, 'hello there'), (3, 'WORLDS apart')")
       #expect(try fts5Rowids(db, "docs", "hello") == [1, 2])
       #expect(try fts5Rowids(db, "docs", "WORLD") == [1])
       #expect(try fts5Rowids(db, "docs", "world*") == [1, 3])
@@ -89,7 +90,9 @@
       #expect(try fts5Strings(db, highlight, ["brûlée"]) == ["Une crème [brûlée], s'il vous plaît"])
       #expect(try fts5Strings(db, highlight, ["CRÈME"]) == ["Une [crème] brûlée, s'il vous plaît"])
       #expect(
-        try fts5Strings(db, highlight, ["cafe\u{301} OR e\u{301}te\u{301}"]) == ["[Cafe\u{301}] au lait [e\u{301}te\u{301}]"])
+        try fts5Strings(db, highlight, ["cafe\u{301} OR e\u{301}te\u{301}"]) == [
+          "[Cafe\u{301}] au lait [e\u{301}te\u{301}]"
+        ])
       #expect(try fts5Strings(db, highlight, ["京"]) == ["東[京]で🎉パーティー🎉"])
       #expect(try fts5Strings(db, highlight, ["🎉"]) == ["東京で[🎉]パーティー[🎉]"])
       #expect(try fts5Strings(db, highlight, ["東 + 京"]) == ["[東京]で🎉パーティー🎉"])
@@ -100,7 +103,9 @@
       let party = try fts5Strings(db, snippet, ["🎉"])
       #expect(party == ["…<🎉>パーティー<🎉>"])
       // Every highlighted string is valid UTF-8: no marker split a character.
-      for text in try fts5Strings(db, "SELECT highlight(docs, 0, '[', ']') FROM docs WHERE docs MATCH 'e\u{301}te\u{301} OR 京 OR brûlée'") {
+      for text in try fts5Strings(
+        db, "SELECT highlight(docs, 0, '[', ']') FROM docs WHERE docs MATCH 'e\u{301}te\u{301} OR 京 OR brûlée'")
+      {
         #expect(text.utf8.count == Array(text.utf8).count)
         #expect(!text.contains("\u{FFFD}"))
       }
@@ -125,7 +130,8 @@
       let db = try Database()
       try db.addTokenizer("synonyms", type: Synonyms.self)
       try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'synonyms')")
-      try db.execute(sql: "INSERT INTO docs(rowid, body) VALUES (1, 'I won first place'), (2, 'came 1st in NYC'), (3, 'last place')")
+      try db.execute(
+        sql: "INSERT INTO docs(rowid, body) VALUES (1, 'I won first place'), (2, 'came 1st in NYC'), (3, 'last place')")
       #expect(try fts5Rowids(db, "docs", "first") == [1, 2])
       #expect(try fts5Rowids(db, "docs", "1st") == [1, 2])
       #expect(try fts5Rowids(db, "docs", "\"1st place\"") == [1])
@@ -139,7 +145,8 @@
 
     @Test func prefixQueriesWorkWithASwiftTokenizer() throws {
       let db = try database(log: TokenizerLog())
-      try db.execute(sql: "INSERT INTO docs(rowid, body) VALUES (1, 'Swift programming'), (2, 'swiftly done'), (3, 'sqlite')")
+      try db.execute(
+        sql: "INSERT INTO docs(rowid, body) VALUES (1, 'Swift programming'), (2, 'swiftly done'), (3, 'sqlite')")
       #expect(try fts5Rowids(db, "docs", "swift*") == [1, 2])
       #expect(try fts5Rowids(db, "docs", "SW*") == [1, 2])
       #expect(try fts5Rowids(db, "docs", "s*") == [1, 2, 3])
@@ -151,7 +158,8 @@
       let db = try Database()
       try db.addTokenizer("words", type: ASCIIWords.self)
       try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'words', prefix = '2 3')")
-      try db.execute(sql: "INSERT INTO docs(rowid, body) VALUES (1, 'Swift programming'), (2, 'swiftly done'), (3, 'sqlite')")
+      try db.execute(
+        sql: "INSERT INTO docs(rowid, body) VALUES (1, 'Swift programming'), (2, 'swiftly done'), (3, 'sqlite')")
       #expect(try fts5Rowids(db, "docs", "sw*") == [1, 2])
       #expect(try fts5Rowids(db, "docs", "sql*") == [3])
       try db.execute(sql: "INSERT INTO docs(docs) VALUES ('integrity-check')")

@@ -41,7 +41,8 @@
     @Test func aStopWordFilterAroundUnicode61DropsItsWordsAndKeepsOffsets() throws {
       let db = try Database()
       try db.addTokenizer("stopwords", type: StopWords.self)
-      try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'stopwords unicode61 remove_diacritics 2')")
+      try db.execute(
+        sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'stopwords unicode61 remove_diacritics 2')")
       try db.execute(
         sql: "INSERT INTO docs(rowid, body) VALUES (1, 'The Art of Computer Programming'), (2, 'an ÉCOLE of thought')")
       #expect(try fts5Rowids(db, "docs", "the") == [])
@@ -52,10 +53,14 @@
       #expect(try fts5Rowids(db, "docs", "\"art computer\"") == [1])
       #expect(try fts5Rowids(db, "docs", "\"the art\"") == [1])  // the query loses its stop word too
       #expect(
-        try fts5Strings(db, "SELECT highlight(docs, 0, '[', ']') FROM docs WHERE docs MATCH 'computer OR école' ORDER BY rowid")
+        try fts5Strings(
+          db, "SELECT highlight(docs, 0, '[', ']') FROM docs WHERE docs MATCH 'computer OR école' ORDER BY rowid")
           == ["The Art of [Computer] Programming", "an [ÉCOLE] of thought"])
       try db.execute(sql: "CREATE VIRTUAL TABLE terms USING fts5vocab(docs, row)")
-      #expect(try fts5Strings(db, "SELECT term FROM terms ORDER BY term") == ["art", "computer", "ecole", "programming", "thought"])
+      #expect(
+        try fts5Strings(db, "SELECT term FROM terms ORDER BY term") == [
+          "art", "computer", "ecole", "programming", "thought",
+        ])
     }
 
     @Test func stopWordsComeFromTheTableArguments() throws {
@@ -90,7 +95,9 @@
       }
       #expect(trigrams == ["SQL@0..<3", "QLi@1..<4", "Lit@2..<5", "ite@3..<6"])
       var words: [String] = []
-      try db.makeTokenizer("unicode61", arguments: ["remove_diacritics", "0", "tokenchars", "-"]).tokenize("Crème-brûlée x") {
+      try db.makeTokenizer("unicode61", arguments: ["remove_diacritics", "0", "tokenchars", "-"]).tokenize(
+        "Crème-brûlée x"
+      ) {
         words.append($0.text)
       }
       #expect(words == ["crème-brûlée", "x"])
@@ -106,7 +113,8 @@
       try db.execute(sql: "CREATE VIRTUAL TABLE a USING fts5(body, tokenize = 'porter words')")
       try db.execute(sql: "CREATE VIRTUAL TABLE b USING fts5(body, tokenize = 'stopwords porter words')")
       for table in ["a", "b"] {
-        try db.execute(sql: "INSERT INTO \(table)(rowid, body) VALUES (1, 'The CONNECTIONS of runners'), (2, 'connected')")
+        try db.execute(
+          sql: "INSERT INTO \(table)(rowid, body) VALUES (1, 'The CONNECTIONS of runners'), (2, 'connected')")
         #expect(try fts5Rowids(db, table, "connect") == [1, 2])
         #expect(try fts5Rowids(db, table, "runner") == [1])
       }
@@ -137,7 +145,9 @@
       #expect {
         _ = try db.makeTokenizer("nonexistent")
       } throws: { error in (error as? SQLiteError)?.message.contains("nonexistent") == true }
-      #expect(throws: SQLiteError.self) { _ = try db.makeTokenizer("unicode61", arguments: ["remove_diacritics", "9"]) }
+      #expect(throws: SQLiteError.self) {
+        _ = try db.makeTokenizer("unicode61", arguments: ["remove_diacritics", "9"])
+      }
       try db.addTokenizer("stopwords", type: StopWords.self)
       #expect {
         try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'stopwords nonexistent')")
