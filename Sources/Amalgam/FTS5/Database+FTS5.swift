@@ -188,7 +188,7 @@
       }
       throw SQLiteError(code: ResultCode(rawValue: rc == SQLITE_OK ? SQLITE_ERROR : rc), message: message)
     }
-    return FTS5TokenizerHandle(name: name, methods: copy, instance: instance)
+    return FTS5TokenizerHandle(name: name, methods: copy, instance: instance, connection: connection)
   }
 
   /// A Swift tokenizer's registration: the user data FTS5 holds for it.

@@ -42,6 +42,7 @@
         throw SQLiteError(code: .error, message: "This FTS5 cannot register auxiliary functions")
       }
       let box = AuxiliaryFunction(name: name, body: function)
+      box.connection = connectionBox
       let userData = Unmanaged.passRetained(box).toOpaque()
       let rc = try connectionBox.withHandle { _ in
         create(api, name, userData, callAuxiliaryFunction, releaseFunctionBox)
@@ -67,6 +68,8 @@
     let queryScope: CallbackScope
     /// The tokens handed to `tokenize` closures.
     let tokenScope: CallbackScope
+    /// Where the table's Swift tokenizer leaves the message of an error it threw.
+    weak var connection: Connection?
 
     init(name: String, body: @escaping (FTS5ExtensionAPI, FunctionArguments, FunctionContext) throws -> Void) {
       self.name = name

@@ -367,7 +367,9 @@
       _ text: UnsafeRawBufferPointer, locale: UnsafeRawBufferPointer?, _ body: (FTS5Token) throws -> Void
     ) throws {
       guard let xTokenize = api.pointee.xTokenize_v2 else { return }
-      try runTokenCallbacks(body, scope: function.tokenScope, textCount: text.count) { context, callback in
+      try runTokenCallbacks(
+        body, scope: function.tokenScope, textCount: text.count, connection: function.connection
+      ) { context, callback in
         xTokenize(
           fts, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count),
           locale?.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(locale?.count ?? 0), context, callback)

@@ -92,8 +92,12 @@
     /// The lifetime of the tokens handed to the closures of `tokenize`.
     let scope: CallbackScope
 
-    init(name: String, methods: fts5_tokenizer_v2, instance: OpaquePointer) {
+    /// Where a Swift tokenizer's error message waits, to be taken into the error this handle throws.
+    weak var connection: Connection?
+
+    init(name: String, methods: fts5_tokenizer_v2, instance: OpaquePointer, connection: Connection?) {
       self.name = name
+      self.connection = connection
       self.methods = methods
       self.instance = instance
       scope = CallbackScope(subject: "a token of FTS5 tokenizer \"\(name)\"")
@@ -151,7 +155,7 @@
       _ body: (FTS5Token) throws -> Void
     ) throws {
       guard let xTokenize = methods.xTokenize else { return }
-      try runTokenCallbacks(body, scope: scope, textCount: count) { context, callback in
+      try runTokenCallbacks(body, scope: scope, textCount: count, connection: connection) { context, callback in
         xTokenize(
           instance, context, flags, text?.assumingMemoryBound(to: CChar.self), Int32(count), locale,
           Int32(localeCount), callback)
@@ -182,9 +186,9 @@
 
   /// Runs a C tokenization (`tokenize` receives the context and the `xToken` callback to pass on),
   /// calling `body` with each token; rethrows `body`'s error, or turns the tokenizer's error code
-  /// into an ``SQLiteError``.
+  /// into an ``SQLiteError`` that carries the message a Swift tokenizer left on `connection`.
   func runTokenCallbacks(
-    _ body: (FTS5Token) throws -> Void, scope: CallbackScope, textCount: Int,
+    _ body: (FTS5Token) throws -> Void, scope: CallbackScope, textCount: Int, connection: Connection?,
     _ tokenize: (UnsafeMutableRawPointer, FTS5TokenCallback) -> Int32
   ) throws {
     guard textCount <= Int(Int32.max) else {
@@ -195,8 +199,12 @@
       let rc = withUnsafeMutablePointer(to: &state) { tokenize(UnsafeMutableRawPointer($0), forwardToken) }
       if let error = state.error { throw error }
       if rc != SQLITE_OK && rc != SQLITE_DONE {
-        throw SQLiteError(
-          code: ResultCode(rawValue: rc), message: "FTS5 tokenization failed: \(ResultCode(rawValue: rc))")
+        var message = "FTS5 tokenization failed: \(ResultCode(rawValue: rc))"
+        if let pending = connection?.pendingCallbackError {
+          connection?.pendingCallbackError = nil
+          message = pending.message
+        }
+        throw SQLiteError(code: ResultCode(rawValue: rc), message: message)
       }
     }
   }

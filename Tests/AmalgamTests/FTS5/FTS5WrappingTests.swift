@@ -186,5 +186,23 @@
       } throws: { error in (error as? SQLiteError)?.message.contains("too many words") == true }
       #expect(try fts5Rows(db, "SELECT count(*) FROM docs") == [[.integer(1)]])
     }
+
+    @Test func aSwiftTokenizerRunFromSwiftThrowsItsOwnMessageAndLeavesNoneBehind() throws {
+      struct Refusing: FTS5Tokenizer {
+        init(arguments: FTS5TokenizerArguments) throws {}
+        func tokenize(_ text: FTS5Text, into tokens: FTS5TokenSink) throws {
+          throw FTS5TestError(reason: "refused \(text.string)")
+        }
+      }
+      let db = try Database()
+      try db.addTokenizer("refusing", type: Refusing.self)
+      #expect {
+        try db.makeTokenizer("refusing").tokenize("this") { _ in }
+      } throws: { error in (error as? SQLiteError)?.message == "FTS5 tokenizer \"refusing\": refused this" }
+      // The message was taken: a later, unrelated error reports SQLite's own message.
+      #expect {
+        try db.execute(sql: "SELECT * FROM missing_table")
+      } throws: { error in (error as? SQLiteError)?.message == "no such table: missing_table" }
+    }
   }
 #endif
