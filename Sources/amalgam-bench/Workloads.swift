@@ -54,6 +54,9 @@ func makeBenchmarkDatabase() throws -> Database {
         sqlite3_result_int64(context, sqlite3_value_int64(arguments?[0]) &* 3 &+ 1)
       }, nil, nil, nil), handle)
   try db.addFunction("amalgam_scale") { (value: Int64) -> Int64 in value &* 3 &+ 1 }
+  #if ENABLE_FTS5
+    try setUpFTS5Benchmark(db)
+  #endif
   return db
 }
 
@@ -356,5 +359,14 @@ func allWorkloads() -> [Workload] {
         }
         return sum
       }),
-  ] + sessionWorkloads() + recordWorkloads() + virtualTableWorkloads()
+  ] + sessionWorkloads() + recordWorkloads() + virtualTableWorkloads() + optionalWorkloads()
+}
+
+/// The workloads of optional SQLite features, present when their trait is on.
+func optionalWorkloads() -> [Workload] {
+  var workloads: [Workload] = []
+  #if ENABLE_FTS5
+    workloads += fts5Workloads()
+  #endif
+  return workloads
 }

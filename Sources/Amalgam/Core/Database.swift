@@ -554,9 +554,23 @@ final class Connection {
   var commitHook: (() -> CommitDecision)?
   var rollbackHook: (() -> Void)?
 
+  /// The message of an error that a callback SQLite gives no way to report a message from (an FTS5
+  /// tokenizer returns only a result code) threw, with the code it returned to SQLite. The next error
+  /// reported with that primary code carries this message; any error report clears it.
+  var pendingCallbackError: (code: Int32, message: String)?
+
   /// The error SQLite reports for `rc` on this connection.
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
-    SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
+    let error = SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
+    guard let pending = pendingCallbackError else { return error }
+    pendingCallbackError = nil
+    guard pending.code & 0xff == rc & 0xff else { return error }
+    // SQLite's own message is kept when it says more than the code's description ("error in tokenizer
+    // constructor"); the callback's message follows it.
+    let message =
+      error.message == String(cString: sqlite3_errstr(rc & 0xff))
+      ? pending.message : "\(error.message): \(pending.message)"
+    return SQLiteError(code: error.extendedCode, message: message, sql: error.sql, offset: error.offset)
   }
 
   init(handle: OpaquePointer, extendedResultCodes: Bool) {
