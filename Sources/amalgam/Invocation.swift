@@ -1,4 +1,5 @@
 import Amalgam
+import Foundation
 
 /// What the command line asks for, once parsed.
 enum Invocation: Equatable {
@@ -8,6 +9,18 @@ enum Invocation: Equatable {
   case info(json: Bool)
   /// `amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]`.
   case sql(SQLOptions)
+  /// `amalgam backup SOURCE DESTINATION [--pages N]`.
+  case backup(BackupOptions)
+}
+
+/// The arguments of `amalgam backup`.
+struct BackupOptions: Equatable {
+  /// The database to copy; it must exist.
+  var source: String
+  /// The database file to replace with the copy (created if missing).
+  var destination: String
+  /// Pages copied per step; the source is unlocked between steps.
+  var pagesPerStep = 256
 }
 
 /// The arguments of `amalgam sql`.
@@ -41,12 +54,22 @@ struct UsageError: Error, Equatable {
 extension Invocation {
   /// Parses the arguments that follow the program name. Options may come before or after the
   /// positional arguments; after `--`, every argument is positional (for SQL that begins with `-`).
-  static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+  ///
+  /// `standardInputIsTerminal` decides whether `amalgam sql DATABASE` may read its SQL from standard input.
+  static func parse(
+    _ arguments: [String], standardInputIsTerminal: Bool = isatty(STDIN_FILENO) != 0
+  ) throws(UsageError) -> Invocation {
     var flags: [String] = []
     var positionals: [String] = []
     var onlyPositionals = false
-    for argument in arguments {
-      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+    var pages: String?
+    var arguments = arguments[...]
+    while let argument = arguments.popFirst() {
+      if !onlyPositionals && argument == "--pages" {
+        guard let value = arguments.popFirst() else { throw UsageError(message: "--pages needs a number") }
+        pages = value
+        flags.append(argument)
+      } else if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
         positionals.append(argument)
       } else if argument == "--" {
         onlyPositionals = true
@@ -77,6 +100,12 @@ extension Invocation {
       var options: SQLOptions
       switch operands.count {
       case 0: throw UsageError(message: "sql needs the SQL to run")
+      case 1 where isDatabaseOperand(operands[0]):
+        // `amalgam sql DATABASE < script.sql`, as with the sqlite3 shell.
+        guard !standardInputIsTerminal else {
+          throw UsageError(message: "sql needs the SQL to run, as an argument or on standard input")
+        }
+        options = SQLOptions(database: operands[0], sql: "-")
       case 1: options = SQLOptions(sql: operands[0])
       case 2: options = SQLOptions(database: operands[0], sql: operands[1])
       default:
@@ -90,9 +119,32 @@ extension Invocation {
       if flags.contains("--csv") { options.format = .csv }
       options.readOnly = flags.contains("--read-only")
       return .sql(options)
+    case "backup":
+      try checkFlags(flags, allowed: ["--pages"], command: command)
+      guard operands.count == 2 else {
+        throw UsageError(
+          message: "backup takes two arguments (SOURCE and DESTINATION), but was given \(operands.count)")
+      }
+      var options = BackupOptions(source: operands[0], destination: operands[1])
+      if let pages {
+        guard let count = Int(pages), count > 0 else {
+          throw UsageError(message: "--pages needs a positive number, not \(quoted(pages))")
+        }
+        options.pagesPerStep = count
+      }
+      return .backup(options)
     default:
       throw UsageError(message: "unknown command \(quoted(command))")
     }
+  }
+
+  /// Whether the only operand of `amalgam sql` names a database rather than SQL: an existing file or
+  /// `:memory:`, or a single word that is not one of the SQL statements made of one word.
+  private static func isDatabaseOperand(_ operand: String) -> Bool {
+    if operand == ":memory:" || FileManager.default.fileExists(atPath: operand) { return true }
+    if operand == "-" || operand.contains(where: { $0.isWhitespace || $0 == ";" }) { return false }
+    let oneWordStatements: Set<String> = ["ANALYZE", "BEGIN", "COMMIT", "END", "REINDEX", "ROLLBACK", "VACUUM"]
+    return !oneWordStatements.contains(operand.uppercased())
   }
 
   /// Throws for the first flag that `command` does not accept.
@@ -111,6 +163,8 @@ let usageSynopsis = """
   USAGE:
     amalgam info [--json]
     amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]
+    amalgam sql DATABASE [--json | --csv] [--read-only] < script.sql
+    amalgam backup SOURCE DESTINATION [--pages N]
     amalgam help
 
   """
@@ -125,12 +179,18 @@ let usageText = """
                  the enabled package traits and SQLite's compile options.
     sql          Run SQL and print the rows of each statement that returns rows. Several
                  statements separated by semicolons run in order.
+    backup       Copy SOURCE into DESTINATION with SQLite's online backup, N pages (256 by
+                 default) at a time, while other programs go on using SOURCE. DESTINATION
+                 is replaced. A progress bar shows on standard error when it is a terminal.
     help         Print this help.
 
   ARGUMENTS:
     DATABASE     A database file, created if missing (unless --read-only). The default,
                  :memory:, is a new in-memory database that is gone when amalgam exits.
-    SQL          The SQL to run; - reads it from standard input.
+    SQL          The SQL to run; - reads it from standard input. Without SQL, a DATABASE
+                 reads it from standard input when that is not a terminal.
+    SOURCE       backup: the database to copy; it must exist.
+    DESTINATION  backup: the database file to replace with the copy.
 
   OPTIONS:
     --json       info: print a JSON object.
@@ -141,6 +201,7 @@ let usageText = """
     --csv        sql: print RFC 4180 CSV with a header line and CRLF line ends. NULL is an
                  empty field; a blob is upper-case hex digits.
     --read-only  sql: open DATABASE read-only; it must exist.
+    --pages N    backup: copy N pages per step (default 256).
     --           Treat every later argument as positional (for SQL that starts with -).
     -h, --help   Print this help.
 
