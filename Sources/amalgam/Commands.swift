@@ -1,4 +1,5 @@
 import Amalgam
+import AmalgamShell
 import Foundation
 
 /// The `amalgam` tool: parses the command line, runs the command, and reports errors.
@@ -40,6 +41,10 @@ enum CommandLineTool {
       status = runSQL(options, output: output, errors: errors)
     case .backup(let options):
       status = runBackup(options, output: output, errors: errors)
+    case .shell(let arguments):
+      output.flush()
+      errors.flush()
+      status = runShell(arguments)
     }
     output.flush()
     if let writeError = output.writeError {
@@ -234,6 +239,18 @@ enum CommandLineTool {
     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
     let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
     return "[\(bar)] \(percentText)  \(progress.completedPageCount)/\(progress.totalPageCount) pages"
+  }
+
+  // MARK: - shell
+
+  /// Runs SQLite's shell with `arguments` on the process's standard streams; returns its exit status.
+  static func runShell(_ arguments: [String]) -> Int32 {
+    let argv = (["amalgam shell"] + arguments).map { strdup($0) }
+    defer { argv.forEach { free($0) } }
+    var pointers = argv + [nil]
+    return pointers.withUnsafeMutableBufferPointer { buffer in
+      amalgam_shell_main(Int32(arguments.count + 1), buffer.baseAddress)
+    }
   }
 
   // MARK: - Errors

@@ -11,6 +11,8 @@ enum Invocation: Equatable {
   case sql(SQLOptions)
   /// `amalgam backup SOURCE DESTINATION [--pages N]`.
   case backup(BackupOptions)
+  /// `amalgam shell [ARGUMENTS...]`: SQLite's own shell, given the arguments as they are.
+  case shell([String])
 }
 
 /// The arguments of `amalgam backup`.
@@ -59,6 +61,8 @@ extension Invocation {
   static func parse(
     _ arguments: [String], standardInputIsTerminal: Bool = isatty(STDIN_FILENO) != 0
   ) throws(UsageError) -> Invocation {
+    // Everything after `shell` belongs to SQLite's shell, options included.
+    if arguments.first == "shell" { return .shell(Array(arguments.dropFirst())) }
     var flags: [String] = []
     var positionals: [String] = []
     var onlyPositionals = false
@@ -165,6 +169,7 @@ let usageSynopsis = """
     amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]
     amalgam sql DATABASE [--json | --csv] [--read-only] < script.sql
     amalgam backup SOURCE DESTINATION [--pages N]
+    amalgam shell [SHELL OPTIONS] [DATABASE [SQL...]]
     amalgam help
 
   """
@@ -182,6 +187,9 @@ let usageText = """
     backup       Copy SOURCE into DESTINATION with SQLite's online backup, N pages (256 by
                  default) at a time, while other programs go on using SOURCE. DESTINATION
                  is replaced. A progress bar shows on standard error when it is a terminal.
+    shell        Run SQLite's own sqlite3 shell (.dump, .import, .schema, .mode, ...),
+                 built with this SQLite and its compile options. Every argument after
+                 "shell" goes to the shell: "amalgam shell -help" lists its options.
     help         Print this help.
 
   ARGUMENTS:
