@@ -188,10 +188,13 @@ public final class DatabaseBackup {
     pagesPerStep: Int, busyPause: Double, sourceDatabase: Database,
     shouldContinue: (BackupProgress) throws -> Bool
   ) throws {
+    // An interrupt left pending from before the backup (SQLite clears it only when a statement starts)
+    // is not a request to stop this one.
+    let interruptedBefore = sourceDatabase.isInterrupted
     do {
       while true {
         if Task.isCancelled { throw CancellationError() }
-        if sourceDatabase.isInterrupted { throw SQLiteError(code: .interrupt) }
+        if !interruptedBefore && sourceDatabase.isInterrupted { throw SQLiteError(code: .interrupt) }
         let done: Bool
         do {
           done = try step(pages: pagesPerStep)

@@ -334,6 +334,29 @@ import Testing
     }
   }
 
+  @Test func interruptingTheSourceStopsTheBackupButAStaleInterruptDoesNot() throws {
+    let source = try Database()
+    try Self.fill(source)
+    let destination = try Database()
+    try destination.execute(sql: "CREATE TABLE kept(x)")
+    var steps = 0
+    #expect {
+      try source.backup(to: destination, pagesPerStep: 2) { _ in
+        steps += 1
+        if steps == 2 { source.interrupt() }
+        return true
+      }
+    } throws: { error in
+      (error as? SQLiteError)?.code == .interrupt
+    }
+    #expect(steps == 2)
+    #expect(try destination.prepare(sql: "SELECT group_concat(name) FROM sqlite_schema").front(String.self) == "kept")
+    // The interrupt is still pending (no statement has started since): a new backup is not stopped by it.
+    #expect(source.isInterrupted)
+    try source.backup(to: destination, pagesPerStep: 50)
+    #expect(try Self.rows(destination) == Self.rows(source))
+  }
+
   @Test func finishingEarlyLeavesTheDestinationAsItWas() throws {
     let source = try Database()
     try Self.fill(source)
