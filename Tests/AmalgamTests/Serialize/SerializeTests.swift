@@ -210,7 +210,7 @@ import Testing
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try Self.makeDatabase(path: directory.appendingPathComponent("source.db").path)
-    try source.execute(sql: "DELETE FROM person WHERE id > 50")
+    try source.batch(sql: "DELETE FROM tag WHERE person > 50; DELETE FROM person WHERE id > 50")
     let sourcePages = try #require(try source.prepare(sql: "PRAGMA page_count").front(Int.self))
     let copyPath = directory.appendingPathComponent("copy.db").path
     try source.vacuum(into: copyPath)
