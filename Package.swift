@@ -98,6 +98,11 @@ let compileOptions: [CompileOption] = [
         description: "Serialized mode (SQLITE_THREADSAFE=1). Wins over THREADSAFE_0."),
 ]
 
+/// The SQLite compile options of the enabled traits, for every C target that compiles SQLite's sources.
+let sqliteTraitDefines: [CSetting] = compileOptions.flatMap { option in
+  option.defines.map { define in CSetting.define(define.name, to: define.value, .when(traits: [option.trait])) }
+}
+
 let package = Package(
   name: "Amalgam",
   products: [
@@ -135,9 +140,16 @@ let package = Package(
       name: "Amalgam",
       dependencies: ["AmalgamSQLite"]
     ),
+    // SQLite's own shell (Vendor/SQLite/shell.c) with the same compile options, run by `amalgam shell`.
+    // Only the amalgam tool depends on it: the Amalgam library never contains the shell.
+    .target(
+      name: "AmalgamShell",
+      dependencies: ["AmalgamSQLite"],
+      cSettings: [.headerSearchPath("../../Vendor/SQLite"), .define("HAVE_USLEEP", to: "1")] + sqliteTraitDefines
+    ),
     .executableTarget(
       name: "amalgam",
-      dependencies: ["Amalgam"]
+      dependencies: ["Amalgam", "AmalgamShell"]
     ),
     // Compares Amalgam's API with SQLite's C API on the same compiled SQLite: `swift run -c release amalgam-bench`.
     .executableTarget(

@@ -1,4 +1,5 @@
 import Amalgam
+import AmalgamShell
 import Foundation
 
 /// The `amalgam` tool: parses the command line, runs the command, and reports errors.
@@ -40,6 +41,12 @@ enum CommandLineTool {
       status = runSQL(options, output: output, errors: errors)
     case .changeset(let invocation):
       status = runChangeset(invocation, output: output, errors: errors)
+    case .backup(let options):
+      status = runBackup(options, output: output, errors: errors)
+    case .shell(let arguments):
+      output.flush()
+      errors.flush()
+      status = runShell(arguments)
     }
     output.flush()
     if let writeError = output.writeError {
@@ -179,6 +186,73 @@ enum CommandLineTool {
       }
     }
     return values
+  }
+
+  // MARK: - backup
+
+  /// Runs `amalgam backup`: copies the source database into the destination in steps, drawing a progress
+  /// bar on standard error when it is a terminal, and prints what was copied. Returns the exit status.
+  static func runBackup(_ options: BackupOptions, output: OutputBuffer, errors: OutputBuffer) -> Int32 {
+    let source: Database
+    let destination: Database
+    do {
+      source = try Database(path: options.source, options: .readOnly)
+    } catch {
+      report(error, context: "cannot open the source database \"\(options.source)\"", output: output, errors: errors)
+      return failure
+    }
+    do {
+      destination = try Database(path: options.destination)
+    } catch {
+      report(
+        error, context: "cannot open the destination database \"\(options.destination)\"", output: output,
+        errors: errors)
+      return failure
+    }
+    let showsProgress = isatty(STDERR_FILENO) != 0
+    var last = BackupProgress(remainingPageCount: 0, totalPageCount: 0)
+    do {
+      try source.backup(to: destination, pagesPerStep: options.pagesPerStep, busyPause: 0.05) { progress in
+        last = progress
+        if showsProgress {
+          errors.write("\r" + progressBar(progress))
+          errors.flush()
+        }
+        return true
+      }
+      if showsProgress { errors.write("\n") }
+      try destination.close()
+      try source.close()
+    } catch {
+      if showsProgress { errors.write("\n") }
+      report(
+        error, context: "backup of \"\(options.source)\" to \"\(options.destination)\" failed", output: output,
+        errors: errors)
+      return failure
+    }
+    output.write("Copied \(last.totalPageCount) pages from \(options.source) to \(options.destination)\n")
+    return success
+  }
+
+  /// A one-line progress bar: `[#########...........]  45%  123/270 pages`.
+  static func progressBar(_ progress: BackupProgress, width: Int = 30) -> String {
+    let filled = Int((progress.fractionCompleted * Double(width)).rounded(.down))
+    let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+    let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+    let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
+    return "[\(bar)] \(percentText)  \(progress.completedPageCount)/\(progress.totalPageCount) pages"
+  }
+
+  // MARK: - shell
+
+  /// Runs SQLite's shell with `arguments` on the process's standard streams; returns its exit status.
+  static func runShell(_ arguments: [String]) -> Int32 {
+    let argv = (["amalgam shell"] + arguments).map { strdup($0) }
+    defer { argv.forEach { free($0) } }
+    var pointers = argv + [nil]
+    return pointers.withUnsafeMutableBufferPointer { buffer in
+      amalgam_shell_main(Int32(arguments.count + 1), buffer.baseAddress)
+    }
   }
 
   // MARK: - Errors

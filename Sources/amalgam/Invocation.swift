@@ -1,4 +1,5 @@
 import Amalgam
+import Foundation
 
 /// What the command line asks for, once parsed.
 enum Invocation: Equatable {
@@ -10,6 +11,20 @@ enum Invocation: Equatable {
   case sql(SQLOptions)
   /// `amalgam changeset diff|show|apply|invert|concat ...` (ChangesetCommand.swift).
   case changeset(ChangesetInvocation)
+  /// `amalgam backup SOURCE DESTINATION [--pages N]`.
+  case backup(BackupOptions)
+  /// `amalgam shell [ARGUMENTS...]`: SQLite's own shell, given the arguments as they are.
+  case shell([String])
+}
+
+/// The arguments of `amalgam backup`.
+struct BackupOptions: Equatable {
+  /// The database to copy; it must exist.
+  var source: String
+  /// The database file to replace with the copy (created if missing).
+  var destination: String
+  /// Pages copied per step; the source is unlocked between steps.
+  var pagesPerStep = 256
 }
 
 /// The arguments of `amalgam sql`.
@@ -43,15 +58,27 @@ struct UsageError: Error, Equatable {
 extension Invocation {
   /// Parses the arguments that follow the program name. Options may come before or after the
   /// positional arguments; after `--`, every argument is positional (for SQL that begins with `-`).
-  static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+  ///
+  /// `standardInputIsTerminal` decides whether `amalgam sql DATABASE` may read its SQL from standard input.
+  static func parse(
+    _ arguments: [String], standardInputIsTerminal: Bool = isatty(STDIN_FILENO) != 0
+  ) throws(UsageError) -> Invocation {
+    // Everything after `shell` belongs to SQLite's shell, options included.
+    if arguments.first == "shell" { return .shell(Array(arguments.dropFirst())) }
     if arguments.first == "changeset" && !arguments.contains("--help") && !arguments.contains("-h") {
       return .changeset(try ChangesetInvocation.parse(Array(arguments.dropFirst())))
     }
     var flags: [String] = []
     var positionals: [String] = []
     var onlyPositionals = false
-    for argument in arguments {
-      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+    var pages: String?
+    var arguments = arguments[...]
+    while let argument = arguments.popFirst() {
+      if !onlyPositionals && argument == "--pages" {
+        guard let value = arguments.popFirst() else { throw UsageError(message: "--pages needs a number") }
+        pages = value
+        flags.append(argument)
+      } else if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
         positionals.append(argument)
       } else if argument == "--" {
         onlyPositionals = true
@@ -82,6 +109,12 @@ extension Invocation {
       var options: SQLOptions
       switch operands.count {
       case 0: throw UsageError(message: "sql needs the SQL to run")
+      case 1 where isDatabaseOperand(operands[0]):
+        // `amalgam sql DATABASE < script.sql`, as with the sqlite3 shell.
+        guard !standardInputIsTerminal else {
+          throw UsageError(message: "sql needs the SQL to run, as an argument or on standard input")
+        }
+        options = SQLOptions(database: operands[0], sql: "-")
       case 1: options = SQLOptions(sql: operands[0])
       case 2: options = SQLOptions(database: operands[0], sql: operands[1])
       default:
@@ -95,9 +128,32 @@ extension Invocation {
       if flags.contains("--csv") { options.format = .csv }
       options.readOnly = flags.contains("--read-only")
       return .sql(options)
+    case "backup":
+      try checkFlags(flags, allowed: ["--pages"], command: command)
+      guard operands.count == 2 else {
+        throw UsageError(
+          message: "backup takes two arguments (SOURCE and DESTINATION), but was given \(operands.count)")
+      }
+      var options = BackupOptions(source: operands[0], destination: operands[1])
+      if let pages {
+        guard let count = Int(pages), count > 0 else {
+          throw UsageError(message: "--pages needs a positive number, not \(quoted(pages))")
+        }
+        options.pagesPerStep = count
+      }
+      return .backup(options)
     default:
       throw UsageError(message: "unknown command \(quoted(command))")
     }
+  }
+
+  /// Whether the only operand of `amalgam sql` names a database rather than SQL: an existing file or
+  /// `:memory:`, or a single word that is not one of the SQL statements made of one word.
+  private static func isDatabaseOperand(_ operand: String) -> Bool {
+    if operand == ":memory:" || FileManager.default.fileExists(atPath: operand) { return true }
+    if operand == "-" || operand.contains(where: { $0.isWhitespace || $0 == ";" }) { return false }
+    let oneWordStatements: Set<String> = ["ANALYZE", "BEGIN", "COMMIT", "END", "REINDEX", "ROLLBACK", "VACUUM"]
+    return !oneWordStatements.contains(operand.uppercased())
   }
 
   /// Throws for the first flag that `command` does not accept.
@@ -121,6 +177,9 @@ let usageSynopsis = """
     amalgam changeset apply DATABASE FILE [--on-conflict omit|replace|abort]
     amalgam changeset invert FILE [-o FILE]
     amalgam changeset concat FILE... [-o FILE]
+    amalgam sql DATABASE [--json | --csv] [--read-only] < script.sql
+    amalgam backup SOURCE DESTINATION [--pages N]
+    amalgam shell [SHELL OPTIONS] [DATABASE [SQL...]]
     amalgam help
 
   """
@@ -146,12 +205,21 @@ let usageText = """
                          (--on-conflict, default abort; replace omits what cannot be replaced);
                          an abort leaves DATABASE unchanged and exits with status 1;
                  invert  the changeset that undoes FILE;  concat  FILEs merged into one.
+    backup       Copy SOURCE into DESTINATION with SQLite's online backup, N pages (256 by
+                 default) at a time, while other programs go on using SOURCE. DESTINATION
+                 is replaced. A progress bar shows on standard error when it is a terminal.
+    shell        Run SQLite's own sqlite3 shell (.dump, .import, .schema, .mode, ...),
+                 built with this SQLite and its compile options. Every argument after
+                 "shell" goes to the shell: "amalgam shell -help" lists its options.
     help         Print this help.
 
   ARGUMENTS:
     DATABASE     A database file, created if missing (unless --read-only). The default,
                  :memory:, is a new in-memory database that is gone when amalgam exits.
-    SQL          The SQL to run; - reads it from standard input.
+    SQL          The SQL to run; - reads it from standard input. Without SQL, a DATABASE
+                 reads it from standard input when that is not a terminal.
+    SOURCE       backup: the database to copy; it must exist.
+    DESTINATION  backup: the database file to replace with the copy.
 
   OPTIONS:
     --json       info: print a JSON object.
@@ -162,6 +230,7 @@ let usageText = """
     --csv        sql: print RFC 4180 CSV with a header line and CRLF line ends. NULL is an
                  empty field; a blob is upper-case hex digits.
     --read-only  sql: open DATABASE read-only; it must exist.
+    --pages N    backup: copy N pages per step (default 256).
     --           Treat every later argument as positional (for SQL that starts with -).
     -h, --help   Print this help.
 

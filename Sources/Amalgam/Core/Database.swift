@@ -122,6 +122,16 @@ import AmalgamSQLite
 /// - ``takeSnapshot(schema:)``
 /// - ``openSnapshot(_:schema:)``
 ///
+/// ### Backup, blobs and serialization
+///
+/// - ``backup(to:sourceSchema:destinationSchema:pagesPerStep:busyPause:progress:)``
+/// - ``backupSteps(to:sourceSchema:destinationSchema:pagesPerStep:busyPause:)``
+/// - ``openBlob(schema:table:column:rowid:writable:)``
+/// - ``serialize(schema:)``
+/// - ``withSerializedBytes(schema:_:)``
+/// - ``deserialize(_:schema:readOnly:resizable:maximumSize:)``
+/// - ``vacuum(into:schema:)``
+///
 /// ### C API
 ///
 /// - ``sqliteHandle``

@@ -1,0 +1,171 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import AmalgamSQLite
+
+extension Database {
+  /// The bytes of the database `schema`, exactly as SQLite would write its file
+  /// (`sqlite3_serialize`).
+  ///
+  /// ```swift
+  /// let image = try db.serialize()
+  /// let copy = try Database()
+  /// try copy.deserialize(image)
+  /// ```
+  ///
+  /// The returned `Data` owns the buffer that SQLite made: the bytes are copied once, from the pages.
+  /// For in-memory databases, ``withSerializedBytes(schema:_:)`` reads them without any copy.
+  ///
+  /// - Parameter schema: `"main"`, `"temp"` or an attached database's name.
+  /// - Throws: ``SQLiteError`` when the schema does not exist or memory runs out;
+  ///   ``DatabaseError/databaseClosed``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/serialize.html>
+  public func serialize(schema: String = "main") throws -> Data {
+    try requireSchema(schema)
+    var size: Int64 = 0
+    let bytes = try connectionBox.withHandle { sqlite3_serialize($0, schema, &size, 0) }
+    guard let bytes else {
+      if size == 0 { return Data() }
+      throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
+    }
+    return Data(bytesNoCopy: bytes, count: Int(size), deallocator: .custom { pointer, _ in sqlite3_free(pointer) })
+  }
+
+  /// Runs `body` with the bytes of the database `schema` as SQLite would write its file, without
+  /// copying them when the database lives in contiguous memory (one made by ``deserialize(_:schema:readOnly:resizable:maximumSize:)``,
+  /// `SQLITE_SERIALIZE_NOCOPY`); other databases are serialized into a buffer freed after `body`.
+  ///
+  /// ```swift
+  /// let checksum = try db.withSerializedBytes { bytes in
+  ///   bytes.reduce(0) { $0 &+ Int($1) }
+  /// }
+  /// ```
+  ///
+  /// The bytes are valid only during `body`: never keep the buffer, copy what you need. Meanwhile
+  /// the connection refuses writes (`PRAGMA query_only`), so that no change can move or free them, and
+  /// ``deserialize(_:schema:readOnly:resizable:maximumSize:)`` on this connection throws.
+  ///
+  /// - Throws: as ``serialize(schema:)``, and whatever `body` throws.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/serialize.html>
+  public func withSerializedBytes<T>(schema: String = "main", _ body: (UnsafeRawBufferPointer) throws -> T) throws
+    -> T
+  {
+    try requireSchema(schema)
+    let wasQueryOnly = try prepare(sql: "PRAGMA query_only").front(Bool.self) ?? false
+    try execute(sql: "PRAGMA query_only = ON")
+    connectionBox.retainedCallbacks[Self.serializedBytesMarker] = connectionBox
+    defer {
+      connectionBox.retainedCallbacks[Self.serializedBytesMarker] = nil
+      if !wasQueryOnly && isOpen { try? execute(sql: "PRAGMA query_only = OFF") }
+    }
+    var size: Int64 = 0
+    let flags = UInt32(SQLITE_SERIALIZE_NOCOPY)
+    if let bytes = try connectionBox.withHandle({ sqlite3_serialize($0, schema, &size, flags) }) {
+      return try body(UnsafeRawBufferPointer(start: bytes, count: Int(size)))
+    }
+    let copy = try connectionBox.withHandle { sqlite3_serialize($0, schema, &size, 0) }
+    guard let copy else {
+      if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+      throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
+    }
+    defer { sqlite3_free(copy) }
+    return try body(UnsafeRawBufferPointer(start: copy, count: Int(size)))
+  }
+
+  /// Replaces the database `schema` of this connection with an in-memory database holding `bytes`, a
+  /// database file's content such as ``serialize(schema:)`` returns (`sqlite3_deserialize`).
+  ///
+  /// ```swift
+  /// let db = try Database()
+  /// try db.deserialize(image, readOnly: true)
+  /// ```
+  ///
+  /// The bytes are copied into memory that SQLite owns and frees when the schema is closed or replaced.
+  /// Bytes that do not start with SQLite's file header throw at once; a damaged image whose header looks
+  /// right is found when first read, where statements throw ``ResultCode/corrupt`` or
+  /// ``ResultCode/notADatabase``. An empty `bytes` gives an empty database.
+  ///
+  /// - Parameters:
+  ///   - bytes: the database image.
+  ///   - schema: `"main"`, `"temp"` or an attached database's name; its previous content is dropped.
+  ///   - readOnly: refuse writes (`SQLITE_DESERIALIZE_READONLY`); they fail with ``ResultCode/readOnly``.
+  ///   - resizable: let the database grow as rows are added (`SQLITE_DESERIALIZE_RESIZEABLE`); otherwise
+  ///     a write that needs more pages fails with ``ResultCode/full``.
+  ///   - maximumSize: with `resizable`, the size in bytes the database may grow to
+  ///     (`SQLITE_FCNTL_SIZE_LIMIT`); `nil` keeps SQLite's default limit.
+  /// - Throws: ``SQLiteError`` with ``ResultCode/notADatabase`` for bytes that are not a database,
+  ///   SQLite's error when the schema does not exist or is in use by a statement or transaction;
+  ///   ``DatabaseError/transactionState(_:)`` inside ``withSerializedBytes(schema:_:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/deserialize.html>
+  public func deserialize(
+    _ bytes: some Collection<UInt8>, schema: String = "main", readOnly: Bool = false, resizable: Bool = true,
+    maximumSize: Int? = nil
+  ) throws {
+    let handle = try sqliteHandle
+    if connectionBox.retainedCallbacks[Self.serializedBytesMarker] != nil {
+      throw DatabaseError.transactionState("deserialize cannot run inside withSerializedBytes on the same connection")
+    }
+    let header = Array("SQLite format 3\0".utf8)
+    if !bytes.isEmpty && !bytes.starts(with: header) {
+      throw SQLiteError(
+        code: .notADatabase, message: "The bytes are not an SQLite database: they do not start with its file header")
+    }
+    let count = bytes.count
+    let buffer = sqlite3_malloc64(UInt64(Swift.max(count, 1)))
+    guard let buffer else {
+      throw SQLiteError(code: .noMemory, message: "Out of memory copying a \(count)-byte database image")
+    }
+    let destination = UnsafeMutableRawBufferPointer(start: buffer, count: count)
+    if bytes.withContiguousStorageIfAvailable({ destination.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
+      _ = destination.initializeMemory(as: UInt8.self, from: bytes)
+    }
+    var flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE)
+    if readOnly { flags |= UInt32(SQLITE_DESERIALIZE_READONLY) }
+    if resizable && !readOnly { flags |= UInt32(SQLITE_DESERIALIZE_RESIZEABLE) }
+    // With FREEONCLOSE, SQLite frees the buffer even when it fails.
+    let rc = try connectionBox.withHandle {
+      sqlite3_deserialize($0, schema, buffer.assumingMemoryBound(to: UInt8.self), Int64(count), Int64(count), flags)
+    }
+    try check(rc)
+    if let maximumSize, resizable {
+      var limit = Int64(Swift.max(maximumSize, count))
+      let limitRC = sqlite3_file_control(handle, schema, SQLITE_FCNTL_SIZE_LIMIT, &limit)
+      try check(limitRC)
+    }
+  }
+
+  /// Writes a compacted copy of the database `schema` to a new file at `path` (`VACUUM INTO`): a
+  /// consistent snapshot without unused pages, in one call, while other connections go on.
+  ///
+  /// ```swift
+  /// try db.vacuum(into: "/path/to/compact-copy.db")
+  /// ```
+  ///
+  /// - Throws: ``SQLiteError`` when the file already exists and is not empty, cannot be created, or
+  ///   when called inside a transaction.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_vacuum.html#vacuuminto>
+  public func vacuum(into path: String, schema: String = "main") throws {
+    let quotedSchema = "\"" + schema.replacing("\"", with: "\"\"") + "\""
+    try execute(sql: "VACUUM \(quotedSchema) INTO ?", parameterValues: [path])
+  }
+
+  /// The `retainedCallbacks` key present while ``withSerializedBytes(schema:_:)`` lends out bytes.
+  private static let serializedBytesMarker = "serializedBytesInUse"
+
+  /// Throws SQLite's "unknown database" error for a schema this connection does not have.
+  private func requireSchema(_ schema: String) throws {
+    let handle = try sqliteHandle
+    var index: Int32 = 0
+    while let name = sqlite3_db_name(handle, index) {
+      if sqlite3_stricmp(name, schema) == 0 { return }
+      index += 1
+    }
+    throw SQLiteError(code: .error, message: "unknown database \(schema)")
+  }
+}
