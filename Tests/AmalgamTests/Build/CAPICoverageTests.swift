@@ -65,10 +65,11 @@ import Testing
         continue
       }
       #expect(Self.statuses.contains(status), "\(name): unknown status \(status)")
+      let isUsed = used.contains(name)
       if status == "wrapped" {
-        #expect(used.contains(name), "\(name) is marked wrapped, but the Swift layer does not call it")
+        #expect(isUsed, "\(name) is marked wrapped, but the Swift layer does not call it")
       } else {
-        #expect(!used.contains(name), "\(name) is called by the Swift layer: mark it wrapped, naming the Swift API")
+        #expect(!isUsed, "\(name) is called by the Swift layer: mark it wrapped, naming the Swift API")
       }
     }
     for name in Set(rows.keys).subtracting(functions).sorted() {
