@@ -107,7 +107,10 @@ extension Database {
   /// The declared type, collation, NOT NULL, primary-key and AUTOINCREMENT facts of `column` in `table`
   /// (`sqlite3_table_column_metadata`). Needs the `ENABLE_COLUMN_METADATA` trait (on by default).
   ///
-  /// - Parameter schema: `"main"`, `"temp"`, an attached name, or `nil` to search all of them.
+  /// - Parameters:
+  ///   - table: the table's name.
+  ///   - column: the column's name, or `rowid` (and its aliases) for the rowid.
+  ///   - schema: `"main"`, `"temp"`, an attached name, or `nil` to search all of them.
   /// - Throws: ``SQLiteError`` when the table or the column does not exist.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/table_column_metadata.html>
