@@ -34,7 +34,9 @@ import Testing
       let db = try Database(path: directory.appendingPathComponent("flush.sqlite").path)
       try db.execute(sql: "CREATE TABLE t(x)")
       try db.execute(sql: "BEGIN")
-      try db.execute(sql: "INSERT INTO t SELECT randomblob(100) FROM generate_series(1, 200)")
+      try db.execute(
+        sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) "
+          + "INSERT INTO t SELECT randomblob(100) FROM n")
       try db.flushCache()
       try db.releaseMemory()
       try db.execute(sql: "COMMIT")
