@@ -433,17 +433,21 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
   @Test func twoConnectionsMigratingOneFileAtOnceApplyEachMigrationOnce() async throws {
     try await withMigrationDirectory { directory in
       let path = directory.appendingPathComponent("shared.sqlite").path
-      var migrator = DatabaseMigrator()
-      migrator.registerMigration("create log") { db in try db.execute(sql: "CREATE TABLE log(name TEXT)") }
-      for number in 1...20 {
-        migrator.registerMigration("step \(number)") { db in
-          try db.execute(sql: "INSERT INTO log VALUES (?)", parameterValues: ["step \(number)"])
+      // One migrator per task: a migrator holds closures, so it is not shared across tasks.
+      func makeMigrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("create log") { db in try db.execute(sql: "CREATE TABLE log(name TEXT)") }
+        for number in 1...20 {
+          migrator.registerMigration("step \(number)") { db in
+            try db.execute(sql: "INSERT INTO log VALUES (?)", parameterValues: ["step \(number)"])
+          }
         }
+        return migrator
       }
       let first = try DatabaseQueue(path: path)
       let second = try DatabaseQueue(path: path)
-      async let a: Void = migrator.migrate(first)
-      async let b: Void = migrator.migrate(second)
+      async let a: Void = makeMigrator().migrate(first)
+      async let b: Void = makeMigrator().migrate(second)
       _ = try await (a, b)
       let log = try first.sync { db in try migrationLog(db) }
       #expect(log == (1...20).map { "step \($0)" })
