@@ -120,3 +120,20 @@ extension DatabaseError {
     return .conversionFailed(column: nil, type: "\(type)", found: value.summary, reason: reason)
   }
 }
+
+extension DatabaseValue {
+  /// Reads a protected `sqlite3_value*` as stored, copied; TEXT that is not valid UTF-8 is repaired
+  /// (invalid bytes become U+FFFD). ``init(strictSQLiteValue:)`` throws instead.
+  init(copying value: OpaquePointer) {
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+    case SQLITE_TEXT: self = .text(FunctionArguments.text(of: value))
+    case SQLITE_BLOB:
+      let bytes = sqlite3_value_blob(value)
+      let count = Int(sqlite3_value_bytes(value))
+      if let bytes, count > 0 { self = .blob(Data(bytes: bytes, count: count)) } else { self = .blob(Data()) }
+    default: self = .null
+    }
+  }
+}

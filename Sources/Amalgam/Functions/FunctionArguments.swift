@@ -92,13 +92,7 @@ public struct FunctionArguments: RandomAccessCollection {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public subscript(index: Int) -> DatabaseValue {
     guard let value = sqliteValue(at: index) else { return .null }
-    switch sqlite3_value_type(value) {
-    case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
-    case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
-    case SQLITE_TEXT: return .text(Self.text(of: value))
-    case SQLITE_BLOB: return .blob(withUnsafeBytes(at: index) { Data($0) })
-    default: return .null
-    }
+    return DatabaseValue(copying: value)
   }
 
   /// Argument `index` converted to `T` with Amalgam's strict conversions, as a row column is: ask for

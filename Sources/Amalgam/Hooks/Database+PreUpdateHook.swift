@@ -90,31 +90,8 @@
       var value: OpaquePointer?
       let rc = read(handle, Int32(index), &value)
       guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
-      return try PreUpdateEvent.databaseValue(value)
-    }
-
-    /// Copies a protected `sqlite3_value` into a ``DatabaseValue``. Text that is not valid UTF-8 throws.
-    private static func databaseValue(_ value: OpaquePointer?) throws -> DatabaseValue {
-      switch sqlite3_value_type(value) {
-      case SQLITE_INTEGER:
-        return .integer(sqlite3_value_int64(value))
-      case SQLITE_FLOAT:
-        return .real(sqlite3_value_double(value))
-      case SQLITE_TEXT:
-        let bytes = sqlite3_value_text(value)
-        let count = Int(sqlite3_value_bytes(value))
-        guard let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) else {
-          throw DatabaseError.conversionFailed(
-            column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
-        }
-        return .text(text)
-      case SQLITE_BLOB:
-        let count = Int(sqlite3_value_bytes(value))
-        guard let bytes = sqlite3_value_blob(value), count > 0 else { return .blob(Data()) }
-        return .blob(Data(bytes: bytes, count: count))
-      default:
-        return .null
-      }
+      guard let value else { return .null }
+      return try DatabaseValue(strictSQLiteValue: value)
     }
   }
 

@@ -143,7 +143,7 @@
               var value: OpaquePointer?
               let rc = sqlite3changeset_conflict(iterator, Int32(column), &value)
               guard rc == SQLITE_OK else { throw sessionError(rc) }
-              return try value.map(copyDatabaseValue) ?? .null
+              return try value.map(DatabaseValue.init(strictSQLiteValue:)) ?? .null
             }
           }
         }

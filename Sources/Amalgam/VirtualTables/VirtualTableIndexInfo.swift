@@ -281,19 +281,3 @@ func sqliteCopy(_ text: String) -> UnsafeMutablePointer<CChar>? {
     return chars
   }
 }
-
-extension DatabaseValue {
-  /// The value of an `sqlite3_value`, copied.
-  init(copying value: OpaquePointer) {
-    switch sqlite3_value_type(value) {
-    case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
-    case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
-    case SQLITE_TEXT: self = .text(FunctionArguments.text(of: value))
-    case SQLITE_BLOB:
-      let bytes = sqlite3_value_blob(value)
-      let count = Int(sqlite3_value_bytes(value))
-      if let bytes, count > 0 { self = .blob(Data(bytes: bytes, count: count)) } else { self = .blob(Data()) }
-    default: self = .null
-    }
-  }
-}
