@@ -82,11 +82,33 @@ extension Database {
   /// Registers `T` under `name` with the xCreate/xConnect pair that `kind` calls for.
   fileprivate func registerModule<T: VirtualTableModule>(_ name: String, type: T.Type, kind: ModuleKind) throws {
     let box = ModuleBox(name: name, kind: kind, database: self, type: T.self)
+    let suffixes = T.shadowTableSuffixes
+    if !suffixes.isEmpty {
+      guard let shadowName = shadowNameFunction(suffixes) else {
+        throw DatabaseError.message(
+          "Cannot register module \(name): SQLite's xShadowName needs a C function per list of shadow table "
+            + "suffixes, and 64 different lists are registered in this process already")
+      }
+      box.module.pointee.xShadowName = shadowName
+    }
     let rc = try connectionBox.withHandle { handle in
       // SQLite calls releaseModuleBox even when registration fails.
       sqlite3_create_module_v2(handle, name, box.module, Unmanaged.passRetained(box).toOpaque(), releaseModuleBox)
     }
     try check(rc)
+  }
+}
+
+/// The xShadowName function for `suffixes` (see ``VirtualTableModule/shadowTableSuffixes``), or nil
+/// when the process has no function left for a new list.
+private func shadowNameFunction(_ suffixes: [String]) -> amalgam_shadow_name_function? {
+  var copies: [UnsafeMutablePointer<CChar>?] = suffixes.map { sqliteCopy($0) }
+  defer { for copy in copies { sqlite3_free(copy) } }
+  guard !copies.contains(where: { $0 == nil }) else { return nil }
+  return copies.withUnsafeMutableBufferPointer { buffer in
+    buffer.baseAddress?.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+      amalgam_shadow_name($0, Int32(buffer.count))
+    }
   }
 }
 

@@ -99,6 +99,17 @@ public protocol VirtualTableModule {
   ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xintegrity_method>
   func integrityCheck(schema: String, table: String, quick: Bool) throws -> String?
+
+  /// The suffixes of the module's shadow tables (`xShadowName`): a module that stores a table's data in
+  /// ordinary tables named `<table>_<suffix>` (as FTS5 does with `_data`, `_idx`, ...) lists the
+  /// suffixes here, and SQLite then treats those tables as shadow tables: read-only to ordinary SQL when
+  /// ``DatabaseConfigFlag/defensive`` is on, so that only the module writes them. Compared ignoring
+  /// ASCII case. The default is none. A process can register at most 64 different lists (SQLite gives
+  /// the function no module pointer, so each list needs a C function of its own); registering a module
+  /// past that throws.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xshadowname_method>
+  static var shadowTableSuffixes: [String] { get }
 }
 
 extension VirtualTableModule {
@@ -112,6 +123,8 @@ extension VirtualTableModule {
   public func findFunction(name: String, argumentCount: Int) -> VirtualTableFunction? { nil }
   /// Finds nothing wrong.
   public func integrityCheck(schema: String, table: String, quick: Bool) throws -> String? { nil }
+  /// None.
+  public static var shadowTableSuffixes: [String] { [] }
 }
 
 /// A virtual table that exists in every schema under the module's own name, without `CREATE VIRTUAL

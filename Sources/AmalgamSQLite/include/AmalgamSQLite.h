@@ -107,4 +107,14 @@ void amalgam_log_unlock(void);
 int amalgam_vtab_config(sqlite3 *db, int op, int value);
 // ---- End of hooks, limits and configuration ----
 
+/// A virtual table module's xShadowName.
+typedef int (*amalgam_shadow_name_function)(const char *);
+
+/// An xShadowName function that answers true for each of `names` (compared as SQLite compares
+/// identifiers, ignoring ASCII case), for a module that keeps its data in shadow tables named
+/// `<table>_<name>`. The same names give the same function. Returns NULL when `count` is not positive,
+/// when memory runs out, or when 64 different name lists are registered already (the functions and
+/// their lists live as long as the process).
+amalgam_shadow_name_function amalgam_shadow_name(const char *const *names, int count);
+
 #endif
