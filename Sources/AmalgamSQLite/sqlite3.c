@@ -13,6 +13,7 @@
 #endif
 
 #include "../../Vendor/SQLite/sqlite3.c"
+#include "AmalgamSQLite.h"
 
 // Column readers for Amalgam's hot paths. Compiled in the amalgamation's translation unit, so each reads
 // the storage class and the value in one call where the C API takes two (sqlite3_column_type, then
@@ -26,20 +27,22 @@ static Mem *amalgamColumn(sqlite3_stmt *stmt, int column) {
   return &vm->pResultRow[column];
 }
 
-int amalgam_column_int64(sqlite3_stmt *stmt, int column, sqlite3_int64 *value) {
+amalgam_integer_column amalgam_column_integer(sqlite3_stmt *stmt, int column) {
+  amalgam_integer_column result = {0, SQLITE_NULL};
   Mem *mem = amalgamColumn(stmt, column);
-  if (mem == 0) return SQLITE_NULL;
-  int type = sqlite3_value_type(mem);
-  if (type == SQLITE_INTEGER) *value = mem->u.i;
-  return type;
+  if (mem == 0) return result;
+  result.type = sqlite3_value_type(mem);
+  if (result.type == SQLITE_INTEGER) result.value = mem->u.i;
+  return result;
 }
 
-int amalgam_column_double(sqlite3_stmt *stmt, int column, double *value) {
+amalgam_real_column amalgam_column_real(sqlite3_stmt *stmt, int column) {
+  amalgam_real_column result = {0.0, SQLITE_NULL};
   Mem *mem = amalgamColumn(stmt, column);
-  if (mem == 0) return SQLITE_NULL;
-  int type = sqlite3_value_type(mem);
-  if (type == SQLITE_FLOAT || type == SQLITE_INTEGER) *value = sqlite3_value_double(mem);
-  return type;
+  if (mem == 0) return result;
+  result.type = sqlite3_value_type(mem);
+  if (result.type == SQLITE_FLOAT || result.type == SQLITE_INTEGER) result.value = sqlite3_value_double(mem);
+  return result;
 }
 
 int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int *count) {

@@ -55,7 +55,7 @@ public struct Row {
   ///   ``DatabaseError/conversionFailed(column:type:found:reason:)`` naming the column and types.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
-  @inlinable
+  @inlinable @inline(__always)
   public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
     let position = try position(index)
     do {

@@ -73,10 +73,8 @@ extension DatabaseInteger {
   /// ``ColumnConvertible/init(databaseValue:)`` (which accepts whole REALs and throws for the rest).
   @inlinable
   public init(integerColumnOf row: borrowing Row, at index: Int32) throws {
-    var value: Int64 = 0
-    if amalgam_column_int64(row.sqliteHandle, index, &value) == SQLITE_INTEGER,
-      let converted = Self(exactly: value)
-    {
+    let column = amalgam_column_integer(row.sqliteHandle, index)
+    if column.type == SQLITE_INTEGER, let converted = Self(exactly: column.value) {
       self = converted
       return
     }
@@ -184,9 +182,9 @@ extension Double: ParameterBindable, ColumnConvertible {
 
   @inlinable
   public init(row: borrowing Row, at index: Int32) throws {
-    var value = 0.0
-    switch amalgam_column_double(row.sqliteHandle, index, &value) {
-    case SQLITE_FLOAT, SQLITE_INTEGER: self = value
+    let column = amalgam_column_real(row.sqliteHandle, index)
+    switch column.type {
+    case SQLITE_FLOAT, SQLITE_INTEGER: self = column.value
     default: try self.init(databaseValue: row.databaseValue(at: index))
     }
   }

@@ -47,6 +47,9 @@ public final class Statement {
   @exclusivity(unchecked) private var columnIndexByName: [String: Int]?
   /// SQLite's re-prepare count when the column names were cached.
   @exclusivity(unchecked) private var namesGeneration: Int32 = 0
+  /// When the statement cache last handed this statement out (the cache's clock), for evicting the least
+  /// recently used. Only the owning connection's cache touches it, on the connection's thread.
+  @exclusivity(unchecked) var cacheLastUse: UInt64 = 0
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 

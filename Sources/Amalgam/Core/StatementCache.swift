@@ -1,40 +1,62 @@
 /// A bounded cache of prepared statements keyed by SQL, evicting the least recently used.
+///
+/// A few most recently used entries are checked first by comparing strings: callers that run the same
+/// SQL string again (a record type's INSERT, a fetch by primary key) usually pass the very same string
+/// storage, which compares equal at once, where a dictionary lookup would hash the whole SQL text.
 struct StatementCache {
   /// The most statements kept.
   var capacity = 64 {
     didSet { evict(toFit: 0) }
   }
 
-  private var entries: [String: (statement: Statement, lastUse: UInt64)] = [:]
+  private var entries: [String: Statement] = [:]
+  /// The most recently used entries, most recent first; each is also in `entries`.
+  private var recent: [(sql: String, statement: Statement)] = []
   private var clock: UInt64 = 0
+  private static let recentCount = 4
 
   var count: Int { entries.count }
 
   /// The cached statement for `sql`, if any, marked as just used.
   mutating func statement(for sql: String) -> Statement? {
-    // One hash of the SQL: find the entry's index, then update it in place.
-    guard let index = entries.index(forKey: sql) else { return nil }
     clock &+= 1
-    entries.values[index].lastUse = clock
-    return entries.values[index].statement
+    for index in recent.indices where recent[index].sql == sql {
+      let statement = recent[index].statement
+      statement.cacheLastUse = clock
+      return statement
+    }
+    guard let statement = entries[sql] else { return nil }
+    statement.cacheLastUse = clock
+    remember(sql, statement)
+    return statement
   }
 
   mutating func insert(_ statement: Statement, for sql: String) {
     guard capacity > 0 else { return }
     evict(toFit: 1)
     clock &+= 1
-    entries[sql] = (statement, clock)
+    statement.cacheLastUse = clock
+    entries[sql] = statement
+    remember(sql, statement)
   }
 
   mutating func removeAll() {
     entries.removeAll()
+    recent.removeAll()
+  }
+
+  /// Puts an entry first among the recent ones.
+  private mutating func remember(_ sql: String, _ statement: Statement) {
+    if recent.count == Self.recentCount { recent.removeLast() }
+    recent.insert((sql, statement), at: 0)
   }
 
   /// Drops least recently used entries until `room` more fit.
   private mutating func evict(toFit room: Int) {
     while !entries.isEmpty && entries.count + room > capacity {
-      guard let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+      guard let oldest = entries.min(by: { $0.value.cacheLastUse < $1.value.cacheLastUse }) else { return }
       entries[oldest.key] = nil
+      recent.removeAll { $0.statement === oldest.value }
     }
   }
 }

@@ -7,6 +7,7 @@ import AmalgamSQLite
 extension Database {
   /// Runs `body` with the cached statement for `sql`, bound to `arguments` (`nil`: `body` binds); resets
   /// the statement and clears its bindings afterwards.
+  @usableFromInline
   func withStatement<R>(sql: String, arguments: StatementArguments?, _ body: (Statement) throws -> R) throws -> R {
     let statement = try cachedStatement(sql: sql)
     defer {
@@ -29,6 +30,7 @@ extension Database {
   /// ```
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func fetchOne<T: ColumnConvertible>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = []
   ) throws -> T? {
@@ -49,6 +51,7 @@ extension Database {
   ///   `T` is optional.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func fetchValue<T: ColumnConvertible>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = []
   ) throws -> T {
@@ -65,6 +68,7 @@ extension Database {
   /// ```
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func fetchAll<T: ColumnConvertible>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = []
   ) throws -> [T] {
@@ -142,6 +146,7 @@ extension Database {
   /// The first row converted with `T.init(row:)`, or `nil` when there is none.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func fetchOne<T: RowConvertible>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = []
   ) throws -> T? {
@@ -158,6 +163,7 @@ extension Database {
   /// ```
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
+  @inlinable
   public func fetchAll<T: RowConvertible>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = []
   ) throws -> [T] {
@@ -191,6 +197,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @_disfavoredOverload
+  @inlinable
   public func fetchOne<T: Decodable>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = [], decoder: RowDecoder = RowDecoder()
   ) throws -> T? {
@@ -209,6 +216,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @_disfavoredOverload
+  @inlinable
   public func fetchAll<T: Decodable>(
     _ type: T.Type = T.self, sql: String, arguments: StatementArguments = [], decoder: RowDecoder = RowDecoder()
   ) throws -> [T] {

@@ -43,12 +43,25 @@
 /// `db`. Does nothing and returns SQLITE_OK when the ENABLE_EXTENSIONS trait is off.
 int amalgam_register_extensions(sqlite3 *db, char **errorMessage);
 
-/// Reads a column of the current row in one call: returns its storage class (SQLITE_INTEGER, ...), and
-/// stores the value when it has the class the function reads. A column out of range reads as NULL.
-int amalgam_column_int64(sqlite3_stmt *stmt, int column, sqlite3_int64 *value);
-/// As amalgam_column_int64, for REAL (and INTEGER, converted) columns.
-int amalgam_column_double(sqlite3_stmt *stmt, int column, double *value);
-/// As amalgam_column_int64, for TEXT and BLOB columns: their bytes (NULL when empty or out of memory)
+/// A column's storage class and, when it is SQLITE_INTEGER, its value. Returned by value (in two
+/// registers), so reading a column takes no address of a Swift local.
+typedef struct amalgam_integer_column {
+  sqlite3_int64 value;
+  int type;
+} amalgam_integer_column;
+
+/// A column's storage class and, when it is SQLITE_FLOAT or SQLITE_INTEGER, its value as a double.
+typedef struct amalgam_real_column {
+  double value;
+  int type;
+} amalgam_real_column;
+
+/// Reads a column of the current row in one call: its storage class (SQLITE_INTEGER, ...) and, when it is
+/// INTEGER, its value. A column out of range reads as NULL.
+amalgam_integer_column amalgam_column_integer(sqlite3_stmt *stmt, int column);
+/// As amalgam_column_integer, for REAL (and INTEGER, converted) columns.
+amalgam_real_column amalgam_column_real(sqlite3_stmt *stmt, int column);
+/// As amalgam_column_integer, for TEXT and BLOB columns: their bytes (NULL when empty or out of memory)
 /// and byte count.
 int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int *count);
 
