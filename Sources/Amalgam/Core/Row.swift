@@ -58,6 +58,12 @@ public struct Row {
   @inlinable @inline(__always)
   public func value<T: ColumnConvertible>(at index: Int, as type: T.Type = T.self) throws -> T {
     let position = try position(index)
+    // 64-bit integers, the most common column type, are read here: in the caller's specialization the
+    // type test folds away and the read is inlined, where the conformance's witness would be a call.
+    if T.self == Int64.self || (T.self == Int.self && Int.bitWidth == 64) {
+      let column = amalgam_column_integer(sqliteHandle, position)
+      if column.type == SQLITE_INTEGER { return unsafeBitCast(column.value, to: T.self) }
+    }
     do {
       return try T(row: self, at: position)
     } catch {
