@@ -32,9 +32,7 @@ public struct RowDecoder: Sendable {
 
   /// Decodes `type` from the current row.
   public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
-    let source = RowSource.take(row: row, options: self)
-    defer { source.recycle() }
-    return try T(from: RowDecoding(source: source))
+    try RowSource.with(row: row, options: self) { source in try T(from: RowDecoding(source: source)) }
   }
 
   /// Decodes a value stored in one column: ColumnConvertible types directly, others from JSON.
@@ -98,8 +96,10 @@ private final class RowSource: @unchecked Sendable {
   // under the pool's lock. Only `generation` may be read by a container kept elsewhere, and it is read
   // and written with relaxed atomics.
 
-  /// The row being decoded; nil while the source is in the pool.
-  @exclusivity(unchecked) private(set) var row: Row?
+  /// The row being decoded, which the decode call holds: reading through the pointer borrows the row
+  /// instead of copying it (a copy costs a retain and a release of its statement). nil while the source
+  /// is in the pool; a container checks its use number before touching it.
+  @exclusivity(unchecked) private var rowPointer: UnsafePointer<Row>?
   @exclusivity(unchecked) private(set) var options = RowDecoder()
   /// The statement's column names, read once per row.
   @exclusivity(unchecked) private(set) var names: [String] = []
@@ -114,34 +114,35 @@ private final class RowSource: @unchecked Sendable {
 
   private init() { generationCell.initialize(to: 0) }
 
-  /// A source for decoding `row`; give it back with ``recycle()``.
-  static func take(row: Row, options: RowDecoder) -> RowSource {
+  /// Runs `body` with a source for decoding `row`, then ends the source's use: containers made during
+  /// it expire, and the source returns to the pool.
+  static func with<R>(row: Row, options: RowDecoder, _ body: (RowSource) throws -> R) rethrows -> R {
     let source = pool.withLock { $0.popLast() } ?? RowSource()
-    source.row = row
-    source.options = options
-    source.names = row.statement.columnNames
-    source.next = 0
-    return source
-  }
-
-  /// Ends this use: containers made during it expire, and the source returns to the pool.
-  func recycle() {
-    amalgam_store_relaxed(generationCell, generation &+ 1)
-    row = nil
-    names = []
-    Self.pool.withLock { $0.append(self) }
+    defer {
+      amalgam_store_relaxed(source.generationCell, source.generation &+ 1)
+      source.rowPointer = nil
+      source.names = []
+      pool.withLock { $0.append(source) }
+    }
+    return try withUnsafePointer(to: row) { pointer in
+      source.rowPointer = pointer
+      source.options = options
+      source.names = row.statement.columnNames
+      source.next = 0
+      return try body(source)
+    }
   }
 
   /// The number of the current use.
   var generation: UInt64 { amalgam_load_relaxed(generationCell) }
 
-  /// The row, when `generation` is the current use's number.
+  /// The row, when `generation` is the current use's number; valid until the decode call returns.
   @inline(__always)
-  func row(_ generation: UInt64) throws -> Row {
-    guard generation == self.generation, let row else {
+  func row(_ generation: UInt64) throws -> UnsafePointer<Row> {
+    guard generation == self.generation, let rowPointer else {
       throw DatabaseError.callbackValueExpired("a RowDecoder container kept after its row was decoded")
     }
-    return row
+    return rowPointer
   }
 
   /// The index of the column named `name`.
@@ -173,11 +174,11 @@ private struct RowDecoding: Decoder {
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    RowUnkeyedContainer(row: try source.row(generation), options: source.options, codingPath: codingPath)
+    RowUnkeyedContainer(row: try source.row(generation).pointee, options: source.options, codingPath: codingPath)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    RowSingleValueContainer(row: try source.row(generation), options: source.options, codingPath: codingPath)
+    RowSingleValueContainer(row: try source.row(generation).pointee, options: source.options, codingPath: codingPath)
   }
 }
 
@@ -203,24 +204,24 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 
   var allKeys: [Key] {
-    ((try? source.row(generation))?.statement.columnNames ?? []).compactMap { Key(stringValue: $0) }
+    ((try? source.row(generation))?.pointee.statement.columnNames ?? []).compactMap { Key(stringValue: $0) }
   }
 
   func contains(_ key: Key) -> Bool {
     guard let row = try? source.row(generation) else { return false }
-    return (try? row.statement.columnIndex(named: key.stringValue)) != nil
+    return (try? row.pointee.statement.columnIndex(named: key.stringValue)) != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
     let row = try source.row(generation)
-    return try row.isNull(at: source.columnIndex(named: key.stringValue, in: row))
+    return try row.pointee.isNull(at: source.columnIndex(named: key.stringValue, in: row.pointee))
   }
 
   /// Reads a standard type by the key's column name.
   @inline(__always)
   private func read<T: ColumnConvertible>(_ key: Key) throws -> T {
     let row = try source.row(generation)
-    return try row.value(at: source.columnIndex(named: key.stringValue, in: row))
+    return try row.pointee.value(at: source.columnIndex(named: key.stringValue, in: row.pointee))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
@@ -241,7 +242,8 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let row = try source.row(generation)
     return try decodeColumn(
-      type, row: row, index: source.columnIndex(named: key.stringValue, in: row), options: source.options)
+      type, row: row.pointee, index: source.columnIndex(named: key.stringValue, in: row.pointee),
+      options: source.options)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
