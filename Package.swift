@@ -162,6 +162,12 @@ let package = Package(
       dependencies: ["Amalgam"],
       path: "Tests/MigrationFixture"
     ),
+    // Test-only: a program that CrashSafetyTests kills with SIGKILL while it commits (issue 18).
+    .executableTarget(
+      name: "amalgam-crash-writer",
+      dependencies: ["Amalgam"],
+      path: "Tests/CrashWriter"
+    ),
     .testTarget(
       name: "AmalgamTests",
       dependencies: ["Amalgam", "AmalgamSQLite"]
