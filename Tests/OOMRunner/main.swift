@@ -92,14 +92,16 @@ func runScript() throws {
   try expect(
     try db.prepare(sql: "SELECT group_concat(score, ',') FROM item WHERE id <= 3").front(String.self), "0.25,0.5,0.75",
     "group_concat")
-  try expect(try db.prepare(sql: "SELECT CAST(id * 1000 AS TEXT) FROM item WHERE id = 7").front(String.self), "7000",
+  try expect(
+    try db.prepare(sql: "SELECT CAST(id * 1000 AS TEXT) FROM item WHERE id = 7").front(String.self), "7000",
     "number read as text")
 
   step = "scalar functions"
   try db.addFunction("twice") { (value: Int) in value * 2 }
   try db.addFunction("shout") { (text: String) in text.uppercased() }
   try expect(try db.prepare(sql: "SELECT sum(twice(id)) FROM item").front(Int.self), 420, "twice")
-  try expect(try db.prepare(sql: "SELECT shout(name) FROM item WHERE id = 2").front(String.self), "NAME 2 XXXXXX", "shout")
+  try expect(
+    try db.prepare(sql: "SELECT shout(name) FROM item WHERE id = 2").front(String.self), "NAME 2 XXXXXX", "shout")
 
   step = "numbers read as text in a function"
   try db.addFunction("digits", arity: 1) { arguments, context in

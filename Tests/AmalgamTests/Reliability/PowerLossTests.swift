@@ -85,7 +85,8 @@ import Testing
         let add = try db.prepare(sql: "UPDATE total SET amount = amount + ? WHERE id = 1")
         for n in 1...transactions {
           let amount = Int.random(in: 1...1_000, using: &generator)
-          let size = n % 7 == 0 ? Int.random(in: 2_000...12_000, using: &generator) : Int.random(in: 0...300, using: &generator)
+          let size =
+            n % 7 == 0 ? Int.random(in: 2_000...12_000, using: &generator) : Int.random(in: 0...300, using: &generator)
           try db.transaction(.immediate) { _ in
             try insert.bind(parameterValues: [n, amount, size]).execute()
             try add.bind(parameterValues: [amount]).execute()
