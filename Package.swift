@@ -162,9 +162,27 @@ let package = Package(
       dependencies: ["Amalgam"],
       path: "Tests/MigrationFixture"
     ),
+    // Test-only: a program that CrashSafetyTests kills with SIGKILL while it commits (issue 18).
+    .executableTarget(
+      name: "amalgam-crash-writer",
+      dependencies: ["Amalgam"],
+      path: "Tests/CrashWriter"
+    ),
+    // Test-only C support for Tests/AmalgamTests/Reliability: a power-loss VFS and a failing allocator.
+    .target(
+      name: "AmalgamTestSupport",
+      dependencies: ["AmalgamSQLite"],
+      path: "Tests/AmalgamTestSupport"
+    ),
+    // Test-only: a program that OutOfMemoryTests runs with the N-th allocation failing (issue 18).
+    .executableTarget(
+      name: "amalgam-oom-runner",
+      dependencies: ["Amalgam", "AmalgamTestSupport"],
+      path: "Tests/OOMRunner"
+    ),
     .testTarget(
       name: "AmalgamTests",
-      dependencies: ["Amalgam", "AmalgamSQLite"]
+      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

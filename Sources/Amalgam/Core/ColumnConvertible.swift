@@ -53,9 +53,12 @@ extension DatabaseValue {
     case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
     case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
     case SQLITE_TEXT:
-      let bytes = sqlite3_value_text(value)
+      // NULL for TEXT: SQLite ran out of memory converting it to UTF-8; do not read the length then.
+      guard let bytes = sqlite3_value_text(value) else {
+        throw SQLiteError(code: .noMemory, message: "Out of memory reading a value as UTF-8 text")
+      }
       let count = Int(sqlite3_value_bytes(value))
-      guard let text = String.validatingUTF8(UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: count)) else {
+      guard let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) else {
         throw DatabaseError.conversionFailed(
           column: nil, type: "String", found: "TEXT of \(count) bytes", reason: "the text is not valid UTF-8")
       }

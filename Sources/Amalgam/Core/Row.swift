@@ -142,7 +142,11 @@ public struct Row {
     case SQLITE_FLOAT:
       return .real(sqlite3_column_double(handle, position))
     case SQLITE_TEXT:
-      let bytes = sqlite3_column_text(handle, position)
+      // NULL for TEXT means SQLite ran out of memory making the UTF-8 text (it converts UTF-16, and
+      // adds a terminator); then the length must not be read, as it may convert again and succeed.
+      guard let bytes = sqlite3_column_text(handle, position) else {
+        throw SQLiteError(code: .noMemory, message: "Out of memory reading column \(position) as UTF-8 text")
+      }
       let count = Int(sqlite3_column_bytes(handle, position))
       guard let text = String.validatingUTF8(UnsafeBufferPointer(start: bytes, count: count)) else {
         throw DatabaseError.conversionFailed(

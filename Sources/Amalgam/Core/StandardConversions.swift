@@ -242,11 +242,15 @@ extension String: ParameterBindable, ColumnConvertible {
   public init(row: borrowing Row, at index: Int32) throws {
     var bytes: UnsafeRawPointer?
     var count: Int32 = 0
-    if amalgam_column_bytes(row.sqliteHandle, index, &bytes, &count) == SQLITE_TEXT,
-      let text = String.validatingUTF8(bytes, count: Int(count))
-    {
-      self = text
-      return
+    if amalgam_column_bytes(row.sqliteHandle, index, &bytes, &count) == SQLITE_TEXT {
+      // No bytes for TEXT: SQLite ran out of memory converting it to UTF-8 (see Row.databaseValue).
+      guard bytes != nil else {
+        throw SQLiteError(code: .noMemory, message: "Out of memory reading column \(index) as UTF-8 text")
+      }
+      if let text = String.validatingUTF8(bytes, count: Int(count)) {
+        self = text
+        return
+      }
     }
     try self.init(databaseValue: row.databaseValue(at: index))
   }

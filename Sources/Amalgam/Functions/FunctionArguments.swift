@@ -183,7 +183,9 @@ public struct FunctionArguments: RandomAccessCollection {
       sqlite3_value_type(value) == SQLITE_BLOB
       ? sqlite3_value_blob(value)
       : UnsafeRawPointer(sqlite3_value_text(value))
-    let count = Int(sqlite3_value_bytes(value))
+    // No bytes (empty, or SQLite ran out of memory converting to text): do not read the length, which
+    // could convert again and give a length without bytes.
+    let count = start == nil ? 0 : Int(sqlite3_value_bytes(value))
     return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
   }
 
@@ -223,8 +225,10 @@ public struct FunctionArguments: RandomAccessCollection {
 
   /// The UTF-8 text of `value`, with one copy into the string.
   static func text(of value: OpaquePointer) -> String {
-    let bytes = sqlite3_value_text(value)
+    // NULL: SQLite ran out of memory converting the value to UTF-8. Reading the length would convert
+    // again, and a length without bytes would trap.
+    guard let bytes = sqlite3_value_text(value) else { return "" }
     let count = Int(sqlite3_value_bytes(value))
-    return String(decoding: UnsafeBufferPointer(start: count > 0 ? bytes : nil, count: count), as: UTF8.self)
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }
 }

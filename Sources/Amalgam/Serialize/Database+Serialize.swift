@@ -87,7 +87,8 @@ extension Database {
   /// The bytes are copied into memory that SQLite owns and frees when the schema is closed or replaced.
   /// Bytes that do not start with SQLite's file header throw at once; a damaged image whose header looks
   /// right is found when first read, where statements throw ``ResultCode/corrupt`` or
-  /// ``ResultCode/notADatabase``. An empty `bytes` gives an empty database.
+  /// ``ResultCode/notADatabase``. An empty `bytes` gives an empty database. The image of a WAL-mode
+  /// database (from a file in WAL mode) is read as a rollback-journal one: memory has no WAL.
   ///
   /// - Parameters:
   ///   - bytes: the database image.
@@ -123,6 +124,13 @@ extension Database {
     let destination = UnsafeMutableRawBufferPointer(start: buffer, count: count)
     if bytes.withContiguousStorageIfAvailable({ destination.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
       _ = destination.initializeMemory(as: UInt8.self, from: bytes)
+    }
+    // An image of a WAL-mode database says so in its file format bytes (18 and 19 are 2), and an
+    // in-memory database cannot have a WAL: every statement would fail with SQLITE_CANTOPEN. Mark the
+    // copy as a rollback-journal database, as SQLite's documentation advises.
+    if count >= 20 && destination[18] == 2 && destination[19] == 2 {
+      destination[18] = 1
+      destination[19] = 1
     }
     var flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE)
     if readOnly { flags |= UInt32(SQLITE_DESERIALIZE_READONLY) }

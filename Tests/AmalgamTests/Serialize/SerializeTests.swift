@@ -71,6 +71,26 @@ import Testing
     #expect(try db.withSerializedBytes { Data($0) } == image)
   }
 
+  /// A WAL-mode file's image says WAL in its header; without changing that, every statement on the
+  /// deserialized copy failed with SQLITE_CANTOPEN (found by the out-of-memory script of issue 18).
+  @Test func theImageOfAWALDatabaseDeserializesIntoAWorkingDatabase() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamWAL-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = try Self.makeDatabase(path: directory.appendingPathComponent("wal.sqlite").path)
+    #expect(try source.prepare(sql: "PRAGMA journal_mode = WAL").front(String.self) == "wal")
+    try source.execute(sql: "INSERT INTO person(name) VALUES ('after WAL')")
+    let image = try source.serialize()
+    #expect(image[18] == 2 && image[19] == 2)
+    let copy = try Database()
+    try copy.deserialize(image)
+    #expect(try copy.prepare(sql: "SELECT count(*) FROM person").front(Int.self) == 301)
+    try copy.execute(sql: "INSERT INTO person(name) VALUES ('in the copy')")
+    #expect(try copy.prepare(sql: "PRAGMA journal_mode").front(String.self) == "memory")
+    #expect(try Self.contents(copy)["tag"] == Self.contents(source)["tag"])
+    #expect(try source.prepare(sql: "SELECT count(*) FROM person").front(Int.self) == 301)
+  }
+
   @Test func attachedAndTempSchemas() throws {
     let db = try Database()
     try db.execute(sql: "ATTACH ':memory:' AS side")
