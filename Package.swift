@@ -88,6 +88,10 @@ let compileOptions: [CompileOption] = [
         description: "Leaves out the progress handler (a little faster VM)."),
   .init(trait: "OMIT_JSON", defines: [("SQLITE_OMIT_JSON", nil)], isDefault: false,
         description: "Leaves out the JSON functions."),
+  .init(trait: "ENABLE_STMT_SCANSTATUS", defines: [("SQLITE_ENABLE_STMT_SCANSTATUS", nil)], isDefault: false,
+        description: "Per-loop run-time counters of a statement (Statement.scanStatus())."),
+  .init(trait: "ENABLE_SETLK_TIMEOUT", defines: [("SQLITE_ENABLE_SETLK_TIMEOUT", "1")], isDefault: false,
+        description: "Blocking locks with a timeout on WAL databases (Database.setLockTimeout)."),
 
   // Threading mode. The default (neither trait) is SQLITE_THREADSAFE=2, multi-thread: the Swift layer
   // confines each connection. If both traits are on (as with --enable-all-traits), THREADSAFE_1 wins:
