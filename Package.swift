@@ -91,7 +91,7 @@ let compileOptions: [CompileOption] = [
   .init(trait: "ENABLE_STMT_SCANSTATUS", defines: [("SQLITE_ENABLE_STMT_SCANSTATUS", nil)], isDefault: false,
         description: "Per-loop run-time counters of a statement (Statement.scanStatus())."),
   .init(trait: "ENABLE_SETLK_TIMEOUT", defines: [("SQLITE_ENABLE_SETLK_TIMEOUT", "1")], isDefault: false,
-        description: "Blocking locks with a timeout on WAL databases (Database.setLockTimeout)."),
+        description: "Database.setLockTimeout: blocking WAL locks where the VFS has them (Windows; the unix VFS does not block)."),
 
   // Threading mode. The default (neither trait) is SQLITE_THREADSAFE=2, multi-thread: the Swift layer
   // confines each connection. If both traits are on (as with --enable-all-traits), THREADSAFE_1 wins:
