@@ -166,9 +166,15 @@ let package = Package(
       dependencies: ["Amalgam"],
       path: "Tests/MigrationFixture"
     ),
+    // Test-only: a C extension compiled against Amalgam's SQLite, as an application's own would be.
+    .target(
+      name: "AmalgamExampleExtension",
+      dependencies: ["AmalgamSQLite"],
+      path: "Tests/AmalgamExampleExtension"
+    ),
     .testTarget(
       name: "AmalgamTests",
-      dependencies: ["Amalgam", "AmalgamSQLite"]
+      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamExampleExtension"]
     ),
   ],
   swiftLanguageModes: [.v6]

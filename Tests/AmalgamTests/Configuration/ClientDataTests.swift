@@ -45,7 +45,7 @@ import Testing
     #expect(first != nil)
     try db.setClientData(Tracker(), forKey: "tracker")
     #expect(first == nil)
-    weak var second = db.clientData(forKey: "tracker", as: Tracker.self)
+    weak let second = db.clientData(forKey: "tracker", as: Tracker.self)
     #expect(second != nil)
     try db.setClientData(Tracker?.none, forKey: "tracker")
     #expect(second == nil)
