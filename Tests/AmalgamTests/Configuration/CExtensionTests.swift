@@ -90,4 +90,14 @@ import Testing
       for try await opened in group { #expect(opened) }
     }
   }
+
+  /// The README's "Your own C extensions" example, with the example extension's entry point.
+  @Test func theReadmeExampleRuns() throws {
+    let db = try Database()
+    let my_extension_init = Self.example
+    try db.registerExtension(my_extension_init)  // this connection
+    try SQLite.registerAutomaticExtension(my_extension_init)  // every connection opened from now on
+    SQLite.cancelAutomaticExtension(my_extension_init)
+    #expect(try db.prepare(sql: "SELECT example_half(3)").front(Double.self) == 1.5)
+  }
 }
