@@ -100,4 +100,23 @@ import Testing
     SQLite.cancelAutomaticExtension(my_extension_init)
     #expect(try db.prepare(sql: "SELECT example_half(3)").front(Double.self) == 1.5)
   }
+
+  /// The examples of the "Writing extensions in C" article.
+  @Test func theArticleExamplesRun() throws {
+    do {
+      let db = try Database()
+      try db.registerExtension(amalgam_example_extension_init)
+      let half: Double? = try db.prepare(sql: "SELECT example_half(5)").front()  // 2.5
+      #expect(half == 2.5)
+    }
+    try withCoreTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("article.sqlite").path
+      defer { SQLite.cancelAutomaticExtension(Self.example) }
+      try SQLite.registerAutomaticExtension(amalgam_example_extension_init)
+      let queue = try DatabaseQueue(path: path)  // its connection has example_half()
+      SQLite.cancelAutomaticExtension(amalgam_example_extension_init)
+      let half = try queue.read { db in try db.prepare(sql: "SELECT example_half(1)").front(Double.self) }
+      #expect(half == 0.5)
+    }
+  }
 }
