@@ -37,25 +37,34 @@
       }
     }
 
-    /// Another process (SQLite's shell, run by the amalgam tool) holds the WAL write lock for about a
-    /// second. On Linux a lock timeout alone does not wait; with the busy timeout as well, the writer
+    /// Another process (SQLite's shell, run by the amalgam tool) holds the WAL write lock until the test
+    /// lets it go. On Linux a lock timeout alone does not wait; with the busy timeout as well, the writer
     /// gets the lock once the other process commits.
-    @Test func aWriterInAnotherProcessIsWaitedForThroughTheBusyTimeout() async throws {
+    @Test func aWriterInAnotherProcessIsWaitedForThroughTheBusyTimeout() throws {
       let executable = try CommandLineToolTests.AmalgamTool.executableURL()
       let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("AmalgamLockTimeout-\(UUID().uuidString)", isDirectory: true)
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: directory) }
       let path = directory.appendingPathComponent("shared.sqlite").path
-      let marker = directory.appendingPathComponent("locked").path
+      let locked = directory.appendingPathComponent("locked").path
+      let release = directory.appendingPathComponent("release").path
       let waiter = try Database(path: path)
       try waiter.execute(sql: "PRAGMA journal_mode = WAL")
       try waiter.execute(sql: "CREATE TABLE t(x)")
       try waiter.setLockTimeout(30)
 
+      // The shell takes the write lock, says so, and commits only once the test creates `release`.
       let script = directory.appendingPathComponent("hold.sql")
       try Data(
-        "BEGIN IMMEDIATE;\nINSERT INTO t VALUES (1);\n.shell touch '\(marker)'\n.shell sleep 1\nCOMMIT;\n".utf8
+        """
+        BEGIN IMMEDIATE;
+        INSERT INTO t VALUES (1);
+        .shell touch '\(locked)'
+        .shell i=0; while [ ! -f '\(release)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+        COMMIT;
+
+        """.utf8
       ).write(to: script)
       let holder = Process()
       holder.executableURL = executable
@@ -64,12 +73,12 @@
       holder.standardOutput = FileHandle.nullDevice
       holder.standardError = FileHandle.nullDevice
       try holder.run()
-      defer { holder.waitUntilExit() }
-      // Wait (at most 20 s) until the holder has the write lock.
-      for _ in 0..<400 where !FileManager.default.fileExists(atPath: marker) {
-        try await Task.sleep(nanoseconds: 50_000_000)
+      defer {
+        FileManager.default.createFile(atPath: release, contents: nil)
+        holder.waitUntilExit()
       }
-      try #require(FileManager.default.fileExists(atPath: marker), "the shell did not take the lock")
+      for _ in 0..<600 where !FileManager.default.fileExists(atPath: locked) { usleep(50_000) }
+      try #require(FileManager.default.fileExists(atPath: locked), "the shell did not take the lock")
 
       // SQLite's unix VFS does not implement blocking locks (its lock call is a placeholder that does
       // not wait): with no busy timeout the writer fails at once, as documented on setLockTimeout.
@@ -81,6 +90,11 @@
       // The busy timeout, set first because it also sets the lock timeout, makes it wait for the lock.
       try waiter.setBusyTimeout(30)
       try waiter.setLockTimeout(30)
+      let releaser = Thread {
+        usleep(200_000)
+        FileManager.default.createFile(atPath: release, contents: nil)
+      }
+      releaser.start()
       try waiter.execute(sql: "BEGIN IMMEDIATE")
       try waiter.execute(sql: "INSERT INTO t VALUES (2)")
       try waiter.execute(sql: "COMMIT")
