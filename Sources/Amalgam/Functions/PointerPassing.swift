@@ -65,7 +65,9 @@ extension Statement {
   /// - Parameters:
   ///   - object: the object to pass; SQLite keeps a strong reference to it until the parameter is bound
   ///     again, the bindings are cleared (``clearBindings()``), or the statement is finalized.
-  ///   - typeName: the name a reader must ask for; by default the full name of `T`.
+  ///   - typeName: the name a reader must ask for; by default the full name of `T`. SQLite is given
+  ///     `"amalgam:"` followed by it, so that no C extension's pointer is read as a Swift object. Names
+  ///     are kept for the life of the process: use a fixed set of names.
   ///   - index: the parameter's index, from 1.
   /// - Throws: ``SQLiteError`` with code ``ResultCode/range`` for an index out of range;
   ///   ``DatabaseError/databaseClosed``.
