@@ -88,6 +88,10 @@ let compileOptions: [CompileOption] = [
         description: "Leaves out the progress handler (a little faster VM)."),
   .init(trait: "OMIT_JSON", defines: [("SQLITE_OMIT_JSON", nil)], isDefault: false,
         description: "Leaves out the JSON functions."),
+  .init(trait: "ENABLE_STMT_SCANSTATUS", defines: [("SQLITE_ENABLE_STMT_SCANSTATUS", nil)], isDefault: false,
+        description: "Per-loop run-time counters of a statement (Statement.scanStatus())."),
+  .init(trait: "ENABLE_SETLK_TIMEOUT", defines: [("SQLITE_ENABLE_SETLK_TIMEOUT", "1")], isDefault: false,
+        description: "Database.setLockTimeout: blocking WAL locks where the VFS has them (Windows; the unix VFS does not block)."),
 
   // Threading mode. The default (neither trait) is SQLITE_THREADSAFE=2, multi-thread: the Swift layer
   // confines each connection. If both traits are on (as with --enable-all-traits), THREADSAFE_1 wins:
@@ -180,9 +184,15 @@ let package = Package(
       dependencies: ["Amalgam", "AmalgamTestSupport"],
       path: "Tests/OOMRunner"
     ),
+    // Test-only: a C extension compiled against Amalgam's SQLite, as an application's own would be.
+    .target(
+      name: "AmalgamExampleExtension",
+      dependencies: ["AmalgamSQLite"],
+      path: "Tests/AmalgamExampleExtension"
+    ),
     .testTarget(
       name: "AmalgamTests",
-      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamTestSupport"]
+      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamTestSupport", "AmalgamExampleExtension"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -120,6 +120,14 @@ enum CommandLineTool {
   /// rows of those that return rows. Stops at the first error, after printing the rows received so far.
   /// Returns the exit status.
   static func runSQL(_ options: SQLOptions, output: OutputBuffer, errors: OutputBuffer) -> Int32 {
+    #if !ENABLE_STMT_SCANSTATUS
+      if options.scanStatus {
+        errors.write(
+          "amalgam: error: --scanstatus needs SQLite's scan-status counters, which this build leaves out: build "
+            + "amalgam with the ENABLE_STMT_SCANSTATUS trait (swift build --traits default,ENABLE_STMT_SCANSTATUS)\n")
+        return usageFailure
+      }
+    #endif
     var sql = options.sql
     if sql == "-" {
       do {
@@ -150,13 +158,16 @@ enum CommandLineTool {
         let statement = try database.prepare(sql: statementSQL)
         if statement.columnCount == 0 {
           try statement.execute()
-          continue
+        } else {
+          formatter.begin(columns: statement.columnNames)
+          // Print the rows received so far, even when a later row fails.
+          defer { formatter.end() }
+          while let row = try statement.step() {
+            formatter.write(row: try values(of: row))
+          }
         }
-        formatter.begin(columns: statement.columnNames)
-        // Print the rows received so far, even when a later row fails.
-        defer { formatter.end() }
-        while let row = try statement.step() {
-          formatter.write(row: try values(of: row))
+        if options.scanStatus {
+          writeScanStatus(of: statement, to: options.format == .table ? output : errors)
         }
       }
     } catch {
@@ -170,6 +181,28 @@ enum CommandLineTool {
       return failure
     }
     return success
+  }
+
+  /// Writes what each loop of `statement`'s plan did, as a table: `amalgam sql --scanstatus`.
+  private static func writeScanStatus(of statement: Statement, to output: OutputBuffer) {
+    #if ENABLE_STMT_SCANSTATUS
+      output.flush()
+      let loops = statement.scanStatus()
+      // A statement that neither returns rows nor loops (CREATE, a plain INSERT) is not worth a line.
+      if loops.isEmpty && statement.columnCount == 0 { return }
+      output.write(loops.isEmpty ? "scan status: no loops\n" : "scan status:\n")
+      guard !loops.isEmpty else { return }
+      var table = TableFormatter(output: output)
+      table.begin(columns: ["id", "parent", "loops", "rows visited", "rows estimated", "plan"])
+      for loop in loops {
+        table.write(row: [
+          .integer(Int64(loop.id)), .integer(Int64(loop.parentID)), loop.loopCount.map { .integer($0) } ?? .null,
+          loop.visitedRowCount.map { .integer($0) } ?? .null, loop.estimatedRowCount.map { .real($0) } ?? .null,
+          loop.explanation.map { .text($0) } ?? .null,
+        ])
+      }
+      table.end()
+    #endif
   }
 
   /// The values of a row. Text that is not valid UTF-8 is shown with U+FFFD for the invalid bytes

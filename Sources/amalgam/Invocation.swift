@@ -37,6 +37,8 @@ struct SQLOptions: Equatable {
   var format: OutputFormat = .table
   /// Open the database read-only.
   var readOnly = false
+  /// After each statement, print what each loop of its query plan did (`--scanstatus`).
+  var scanStatus = false
 }
 
 /// How `amalgam sql` prints rows.
@@ -105,7 +107,7 @@ extension Invocation {
       }
       return .info(json: flags.contains("--json"))
     case "sql":
-      try checkFlags(flags, allowed: ["--json", "--csv", "--read-only"], command: command)
+      try checkFlags(flags, allowed: ["--json", "--csv", "--read-only", "--scanstatus"], command: command)
       var options: SQLOptions
       switch operands.count {
       case 0: throw UsageError(message: "sql needs the SQL to run")
@@ -127,6 +129,7 @@ extension Invocation {
       if flags.contains("--json") { options.format = .json }
       if flags.contains("--csv") { options.format = .csv }
       options.readOnly = flags.contains("--read-only")
+      options.scanStatus = flags.contains("--scanstatus")
       return .sql(options)
     case "backup":
       try checkFlags(flags, allowed: ["--pages"], command: command)
@@ -171,7 +174,7 @@ extension Invocation {
 let usageSynopsis = """
   USAGE:
     amalgam info [--json]
-    amalgam sql [DATABASE] SQL [--json | --csv] [--read-only]
+    amalgam sql [DATABASE] SQL [--json | --csv] [--read-only] [--scanstatus]
     amalgam changeset diff FROM TO [-o FILE] [--patchset] [--table TABLE]...
     amalgam changeset show FILE [--json]
     amalgam changeset apply DATABASE FILE [--on-conflict omit|replace|abort]
@@ -230,6 +233,9 @@ let usageText = """
     --csv        sql: print RFC 4180 CSV with a header line and CRLF line ends. NULL is an
                  empty field; a blob is upper-case hex digits.
     --read-only  sql: open DATABASE read-only; it must exist.
+    --scanstatus sql: after each statement, print each loop of its query plan with the
+                 times it ran, the rows it visited and the planner's estimate (needs the
+                 ENABLE_STMT_SCANSTATUS trait; on standard error with --json or --csv).
     --pages N    backup: copy N pages per step (default 256).
     --           Treat every later argument as positional (for SQL that starts with -).
     -h, --help   Print this help.

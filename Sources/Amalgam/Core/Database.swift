@@ -132,6 +132,28 @@ import AmalgamSQLite
 /// - ``deserialize(_:schema:readOnly:resizable:maximumSize:)``
 /// - ``vacuum(into:schema:)``
 ///
+/// ### File controls
+///
+/// - ``isWALPersistent(schema:)``
+/// - ``setWALPersistent(_:schema:)``
+/// - ``setChunkSize(_:schema:)``
+/// - ``setSizeHint(_:schema:)``
+/// - ``dataVersion(schema:)``
+/// - ``isPowersafeOverwrite(schema:)``
+/// - ``setPowersafeOverwrite(_:schema:)``
+/// - ``reservedBytesPerPage(schema:)``
+/// - ``setReservedBytesPerPage(_:schema:)``
+/// - ``vfsName(schema:)``
+/// - ``fileHasMoved(schema:)``
+/// - ``unsafeFileControl(_:schema:argument:)``
+///
+/// ### Extensions, client data and overloads
+///
+/// - ``registerExtension(_:)``
+/// - ``setClientData(_:forKey:)``
+/// - ``clientData(forKey:as:)``
+/// - ``overloadFunction(name:argumentCount:)``
+///
 /// ### C API
 ///
 /// - ``sqliteHandle``

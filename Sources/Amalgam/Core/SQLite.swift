@@ -198,6 +198,12 @@ public enum SQLite {
     #if OMIT_JSON
       traits.append("OMIT_JSON")
     #endif
+    #if ENABLE_STMT_SCANSTATUS
+      traits.append("ENABLE_STMT_SCANSTATUS")
+    #endif
+    #if ENABLE_SETLK_TIMEOUT
+      traits.append("ENABLE_SETLK_TIMEOUT")
+    #endif
     #if THREADSAFE_0
       traits.append("THREADSAFE_0")
     #endif

@@ -48,6 +48,7 @@ import AmalgamSQLite
 /// - ``isValid``
 /// - ``isBoundParameter(at:)``
 /// - ``numericValue(at:)``
+/// - ``pointer(at:as:typeName:)``
 ///
 /// ### C API
 ///

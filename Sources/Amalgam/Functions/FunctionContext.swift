@@ -32,6 +32,7 @@ import AmalgamSQLite
 /// - ``setResultZeroBlob(count:)``
 /// - ``setResultJSON(_:)``
 /// - ``setResultSubtype(_:)``
+/// - ``setResult(pointer:typeName:)``
 ///
 /// ### Caching work between calls
 ///

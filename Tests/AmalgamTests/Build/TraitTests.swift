@@ -38,6 +38,8 @@ import Testing
     ("OMIT_LOAD_EXTENSION", "OMIT_LOAD_EXTENSION"),
     ("OMIT_PROGRESS_CALLBACK", "OMIT_PROGRESS_CALLBACK"),
     ("OMIT_JSON", "OMIT_JSON"),
+    ("ENABLE_STMT_SCANSTATUS", "ENABLE_STMT_SCANSTATUS"),
+    ("ENABLE_SETLK_TIMEOUT", "ENABLE_SETLK_TIMEOUT"),
   ]
 
   @Test("every trait's Swift condition agrees with sqlite3_compileoption_used", arguments: optionByTrait)
