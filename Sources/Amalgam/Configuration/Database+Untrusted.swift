@@ -21,8 +21,8 @@ import AmalgamSQLite
 /// let names: [String] = try db.prepare(sql: "SELECT name FROM items").column(0)
 /// ```
 ///
-/// The profile, applied by ``Database/openUntrusted(path:profile:prepare:)`` or
-/// ``Database/applyUntrustedProfile(_:prepare:)``:
+/// The profile, applied by ``Database/openUntrusted(path:profile:prepareDatabase:)`` or
+/// ``Database/applyUntrustedProfile(_:prepareDatabase:)``:
 /// - opens the file read-only (``readOnly``), and refuses a file larger than ``maximumFileSize``;
 /// - turns on defensive mode (`SQLITE_DBCONFIG_DEFENSIVE`): SQL cannot deliberately corrupt the file;
 /// - turns off the trusted schema (`SQLITE_DBCONFIG_TRUSTED_SCHEMA`, `PRAGMA trusted_schema=OFF`): a
@@ -104,7 +104,7 @@ extension Database {
   /// let db = try Database.openUntrusted(path: path, profile: profile)
   /// ```
   ///
-  /// `prepare` runs after the precautions and before the quick check: register there the functions and
+  /// `prepareDatabase` runs after the precautions and before the quick check: register there the functions and
   /// collations that the file's schema may legitimately use (in `CHECK` constraints, indexes, generated
   /// columns), because the quick check evaluates them. Without them, the check fails with "unknown
   /// function"; with a function that is not innocuous, with "unsafe use of".
@@ -117,16 +117,17 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/security.html>
   public static func openUntrusted(
-    path: String, profile: UntrustedDatabaseProfile = .default, prepare: ((Database) throws -> Void)? = nil
+    path: String, profile: UntrustedDatabaseProfile = .default, prepareDatabase: ((Database) throws -> Void)? = nil
   ) throws -> Database {
     if let maximum = profile.maximumFileSize, let size = Self.fileSize(path), size > maximum {
       throw SQLiteError(
-        code: .tooBig, message: "The database file is \(size) bytes, over the untrusted profile's maximum of \(maximum)")
+        code: .tooBig, message: "The database file is \(size) bytes, over the untrusted profile's maximum of \(maximum)"
+      )
     }
     let options = OpenOptions(readOnly: profile.readOnly, create: false)
     let db = try Database(path: path, options: options)
     do {
-      try db.applyUntrustedProfile(profile, prepare: prepare)
+      try db.applyUntrustedProfile(profile, prepareDatabase: prepareDatabase)
     } catch {
       try? db.close()
       throw error
@@ -137,8 +138,8 @@ extension Database {
   /// Applies the precautions of an ``UntrustedDatabaseProfile`` to this open connection, such as one that
   /// ``deserialize(_:schema:readOnly:resizable:maximumSize:)`` filled with bytes from an untrusted
   /// source. The profile's ``UntrustedDatabaseProfile/readOnly`` and
-  /// ``UntrustedDatabaseProfile/maximumFileSize`` concern opening, and are not used here. `prepare`
-  /// runs before the quick check, as in ``openUntrusted(path:profile:prepare:)``.
+  /// ``UntrustedDatabaseProfile/maximumFileSize`` concern opening, and are not used here. `prepareDatabase`
+  /// runs before the quick check, as in ``openUntrusted(path:profile:prepareDatabase:)``.
   ///
   /// - Throws: ``SQLiteError`` with ``ResultCode/corrupt`` when `PRAGMA quick_check` finds a problem,
   ///   or SQLite's error when the file cannot be read (``ResultCode/notADatabase``, ...);
@@ -146,7 +147,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/security.html>
   public func applyUntrustedProfile(
-    _ profile: UntrustedDatabaseProfile = .default, prepare: ((Database) throws -> Void)? = nil
+    _ profile: UntrustedDatabaseProfile = .default, prepareDatabase: ((Database) throws -> Void)? = nil
   ) throws {
     try setEnabled(.defensive, to: true)
     try setEnabled(.trustedSchema, to: false)
@@ -159,7 +160,7 @@ extension Database {
     // Pragmas that read no schema: they run before anything of the file is parsed.
     try execute(sql: "PRAGMA cell_size_check = ON")
     _ = try prepare(sql: "PRAGMA mmap_size = 0").allRows()
-    try prepare?(self)
+    try prepareDatabase?(self)
     guard profile.runsQuickCheck else { return }
     let findings: [String?] = try prepare(sql: "PRAGMA quick_check(10)").column(0)
     if findings != ["ok"] {

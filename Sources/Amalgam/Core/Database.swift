@@ -27,6 +27,8 @@ import AmalgamSQLite
 /// - ``init(path:options:)``
 /// - ``init(url:options:)``
 /// - ``temporary()``
+/// - ``openUntrusted(path:profile:prepareDatabase:)``
+/// - ``applyUntrustedProfile(_:prepareDatabase:)``
 /// - ``OpenOptions``
 /// - ``close()``
 /// - ``isOpen``

@@ -190,7 +190,8 @@ extension SQLiteError {
   static func checkNoNUL(_ name: String, _ what: String) throws {
     if name.utf8.contains(0) {
       throw SQLiteError(
-        code: .misuse, message: "The \(what) \(name.debugDescription) contains a NUL character, which SQLite cannot take")
+        code: .misuse,
+        message: "The \(what) \(name.debugDescription) contains a NUL character, which SQLite cannot take")
     }
   }
 }

@@ -105,7 +105,8 @@ enum MisuseCallbackCases {
       try f.db.addFunction("audit", arity: 1, flags: .directOnly) { values in values[0] }
       try f.db.execute(sql: "UPDATE ref SET name = 'new'")
     },
-    MisuseCase("Functions", "function re-enters to drop the table it reads", .sqlite(.locked), mentions: ["locked"]) { f in
+    MisuseCase("Functions", "function re-enters to drop the table it reads", .sqlite(.locked), mentions: ["locked"]) {
+      f in
       try f.db.addFunction("sneaky", arity: 1) { [unowned db = f.db] values in
         try db.execute(sql: "DROP TABLE ref")
         return values[0]
@@ -128,7 +129,8 @@ enum MisuseCallbackCases {
       }
       _ = try f.db.prepare(sql: "SELECT json_extract(badjson(), '$.a')").allRows()
     },
-    MisuseCase("Functions", "subtype without the resultSubtype flag", .sqlite(.misuse), mentions: ["resultSubtype"]) { f in
+    MisuseCase("Functions", "subtype without the resultSubtype flag", .sqlite(.misuse), mentions: ["resultSubtype"]) {
+      f in
       try f.db.addFunction("sub", arity: 0) { (_: FunctionArguments, context: FunctionContext) in
         context.setResult(.integer(1))
         try context.setResultSubtype(74)
@@ -188,8 +190,10 @@ enum MisuseCallbackCases {
   ]
 
   static let hooks: [MisuseCase] = [
-    MisuseCase("Hooks", "commit hook turns the commit into a rollback", .sqlite(.constraint), mentions: ["the commit hook turned"])
-    { f in
+    MisuseCase(
+      "Hooks", "commit hook turns the commit into a rollback", .sqlite(.constraint),
+      mentions: ["the commit hook turned"]
+    ) { f in
       try f.db.setCommitHook { .rollback }
       defer { try? f.db.removeCommitHook() }
       try f.db.execute(sql: "DELETE FROM ref")

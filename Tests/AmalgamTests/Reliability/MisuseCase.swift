@@ -80,7 +80,8 @@ final class MisuseFixture {
     let tables: [String] = try reader.prepare(
       sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
     ).column(0)
-    text += try reader.prepare(sql: "SELECT group_concat(type || name || ifnull(sql, ''), ';') FROM sqlite_schema")
+    text +=
+      try reader.prepare(sql: "SELECT group_concat(type || name || ifnull(sql, ''), ';') FROM sqlite_schema")
       .front(String.self) ?? ""
     for table in tables {
       let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -181,7 +182,8 @@ struct MisuseCase: Sendable, CustomTestStringConvertible {
         statement = sqlite3_next_stmt(handle, current)
       }
       #expect(
-        fixture.db.isInAutocommitMode, "\(testDescription): a transaction was left open", sourceLocation: sourceLocation)
+        fixture.db.isInAutocommitMode, "\(testDescription): a transaction was left open", sourceLocation: sourceLocation
+      )
       // The connection still works after the error.
       let count = try fixture.db.prepare(sql: "SELECT count(*) FROM ref").front(Int.self)
       #expect(count != nil, sourceLocation: sourceLocation)

@@ -202,7 +202,8 @@ enum MisuseCoreCases {
     MisuseCase("Conversions", "REAL 1e19 as Int (overflow)", .database("conversionFailed")) { f in
       _ = try misuseValue(f.db, "SELECT 1e19", as: Int.self)
     },
-    MisuseCase("Conversions", "300 as UInt8 (overflow)", .database("conversionFailed"), mentions: ["300", "UInt8"]) { f in
+    MisuseCase("Conversions", "300 as UInt8 (overflow)", .database("conversionFailed"), mentions: ["300", "UInt8"]) {
+      f in
       _ = try misuseValue(f.db, "SELECT 300", as: UInt8.self)
     },
     MisuseCase("Conversions", "-1 as UInt", .database("conversionFailed"), mentions: ["-1"]) { f in
@@ -274,7 +275,8 @@ enum MisuseCoreCases {
     },
     MisuseCase("Limits", "bound blob over SQLITE_LIMIT_LENGTH", .sqlite(.tooBig)) { f in
       try f.db.setLimit(.length, to: 100)
-      try f.db.execute(sql: "UPDATE ref SET data = ? WHERE id = 1", parameterValues: [[UInt8](repeating: 1, count: 101)])
+      try f.db.execute(
+        sql: "UPDATE ref SET data = ? WHERE id = 1", parameterValues: [[UInt8](repeating: 1, count: 101)])
     },
     MisuseCase("Limits", "bound Data over SQLITE_LIMIT_LENGTH", .sqlite(.tooBig)) { f in
       try f.db.setLimit(.length, to: 100)
@@ -526,26 +528,38 @@ enum MisuseCoreCases {
     MisuseCase("Constraints", "NULL into NOT NULL", .sqlite(.constraintNotNull), mentions: ["ref.name"]) { f in
       try f.db.execute(sql: "INSERT INTO ref(id, name) VALUES (9, ?)", parameterValues: [nil])
     },
-    MisuseCase("Constraints", "CHECK constraint", .sqlite(.constraintCheck), mentions: ["positive"], setup: { f in
-      try f.db.execute(sql: "CREATE TABLE checked(n INTEGER CONSTRAINT positive CHECK (n > 0))")
-    }) { f in
+    MisuseCase(
+      "Constraints", "CHECK constraint", .sqlite(.constraintCheck), mentions: ["positive"],
+      setup: { f in
+        try f.db.execute(sql: "CREATE TABLE checked(n INTEGER CONSTRAINT positive CHECK (n > 0))")
+      }
+    ) { f in
       try f.db.execute(sql: "INSERT INTO checked VALUES (-1)")
     },
-    MisuseCase("Constraints", "foreign key", .sqlite(.constraintForeignKey), setup: { f in
-      try f.db.execute(sql: "CREATE TABLE child(ref_id INTEGER REFERENCES ref(id))")
-    }) { f in
+    MisuseCase(
+      "Constraints", "foreign key", .sqlite(.constraintForeignKey),
+      setup: { f in
+        try f.db.execute(sql: "CREATE TABLE child(ref_id INTEGER REFERENCES ref(id))")
+      }
+    ) { f in
       try f.db.execute(sql: "PRAGMA foreign_keys = ON")
       try f.db.execute(sql: "INSERT INTO child VALUES (99)")
     },
-    MisuseCase("Constraints", "RAISE in a trigger", .sqlite(.constraintTrigger), mentions: ["no deletes"], setup: { f in
-      try f.db.execute(
-        sql: "CREATE TRIGGER keep BEFORE DELETE ON ref BEGIN SELECT RAISE(ABORT, 'no deletes'); END")
-    }) { f in
+    MisuseCase(
+      "Constraints", "RAISE in a trigger", .sqlite(.constraintTrigger), mentions: ["no deletes"],
+      setup: { f in
+        try f.db.execute(
+          sql: "CREATE TRIGGER keep BEFORE DELETE ON ref BEGIN SELECT RAISE(ABORT, 'no deletes'); END")
+      }
+    ) { f in
       try f.db.execute(sql: "DELETE FROM ref")
     },
-    MisuseCase("Constraints", "STRICT table type", .sqlite(.constraint), mentions: ["cannot store TEXT"], setup: { f in
-      try f.db.execute(sql: "CREATE TABLE strict_t(n INTEGER) STRICT")
-    }) { f in
+    MisuseCase(
+      "Constraints", "STRICT table type", .sqlite(.constraint), mentions: ["cannot store TEXT"],
+      setup: { f in
+        try f.db.execute(sql: "CREATE TABLE strict_t(n INTEGER) STRICT")
+      }
+    ) { f in
       try f.db.execute(sql: "INSERT INTO strict_t VALUES (?)", parameterValues: ["abc"])
     },
   ]
@@ -615,7 +629,8 @@ enum MisuseCoreCases {
       _ = try Database(path: f.file("no/such/folder/x.db"))
     },
     MisuseCase("Files", "open a URL that is not a file URL", .sqlite(.cannotOpen), mentions: ["not a file URL"]) { _ in
-      _ = try Database(url: URL(string: "https://example.com/x.db")!)
+      guard let url = URL(string: "https://example.com/x.db") else { throw MisuseCallbackError() }
+      _ = try Database(url: url)
     },
     MisuseCase("Files", "open with an unknown VFS", .sqlite(.error), mentions: ["no such vfs"]) { f in
       _ = try Database(path: f.file("v.db"), options: Database.OpenOptions(vfs: "no-such-vfs"))

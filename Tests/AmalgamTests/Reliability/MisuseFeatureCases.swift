@@ -103,7 +103,9 @@ enum MisuseFeatureCases {
       try queue.close()
       _ = try queue.read { db in try db.fetchAll(Int.self, sql: "SELECT id FROM ref") }
     },
-    MisuseCase("Queues", "sync inside sync", .other("ConcurrencyError"), mentions: ["from inside one of its own closures"]) { f in
+    MisuseCase(
+      "Queues", "sync inside sync", .other("ConcurrencyError"), mentions: ["from inside one of its own closures"]
+    ) { f in
       let queue = try DatabaseQueue(path: f.path)
       try queue.sync { _ in try queue.sync { db in try db.execute(sql: "DELETE FROM ref") } }
     },
@@ -440,7 +442,8 @@ enum MisuseFeatureCases {
       try f.db.execute(sql: "CREATE VIRTUAL TABLE temp.v USING failing(filter)")
       _ = try f.db.prepare(sql: "SELECT * FROM v").allRows()
     },
-    MisuseCase("Virtual tables", "next throws during an insert", .sqlite(.error), mentions: ["failed on purpose"]) { f in
+    MisuseCase("Virtual tables", "next throws during an insert", .sqlite(.error), mentions: ["failed on purpose"]) {
+      f in
       try f.db.addModule("failing", type: FailingModule.self)
       try f.db.execute(sql: "CREATE VIRTUAL TABLE temp.v USING failing(next)")
       try f.db.execute(sql: "INSERT INTO t(b) SELECT a FROM v")
@@ -451,8 +454,9 @@ enum MisuseFeatureCases {
       try f.db.execute(sql: "CREATE VIRTUAL TABLE temp.v USING failing(column)")
       _ = try f.db.prepare(sql: "SELECT a FROM v").allRows()
     },
-    MisuseCase("Virtual tables", "write to a read-only virtual table", .sqlite(.error), mentions: ["may not be modified"])
-    { f in
+    MisuseCase(
+      "Virtual tables", "write to a read-only virtual table", .sqlite(.error), mentions: ["may not be modified"]
+    ) { f in
       try f.db.addModule("failing", type: FailingModule.self)
       try f.db.execute(sql: "CREATE VIRTUAL TABLE temp.v USING failing")
       try f.db.execute(sql: "INSERT INTO v VALUES (1, 2)")
@@ -464,14 +468,20 @@ enum MisuseFeatureCases {
 
   #if ENABLE_FTS5
     static let fts5: [MisuseCase] = [
-      MisuseCase("FTS5", "MATCH syntax error", .sqlite(.error), mentions: ["fts5: syntax error"], setup: { f in
-        try f.db.batch(sql: "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('hello world');")
-      }) { f in
+      MisuseCase(
+        "FTS5", "MATCH syntax error", .sqlite(.error), mentions: ["fts5: syntax error"],
+        setup: { f in
+          try f.db.batch(sql: "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('hello world');")
+        }
+      ) { f in
         _ = try f.db.prepare(sql: "SELECT * FROM docs WHERE docs MATCH 'hello AND'").allRows()
       },
-      MisuseCase("FTS5", "unknown column in a query", .sqlite(.error), mentions: ["no such column"], setup: { f in
-        try f.db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body)")
-      }) { f in
+      MisuseCase(
+        "FTS5", "unknown column in a query", .sqlite(.error), mentions: ["no such column"],
+        setup: { f in
+          try f.db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body)")
+        }
+      ) { f in
         _ = try f.db.prepare(sql: "SELECT * FROM docs WHERE docs MATCH 'title: x'").allRows()
       },
       MisuseCase("FTS5", "unknown tokenizer", .sqlite(.error), mentions: ["tokenize"]) { f in
@@ -486,9 +496,12 @@ enum MisuseFeatureCases {
         try f.db.execute(sql: "CREATE VIRTUAL TABLE temp.docs USING fts5(body, tokenize = 'failing')")
         try f.db.execute(sql: "INSERT INTO docs SELECT name FROM ref")
       },
-      MisuseCase("FTS5", "auxiliary function throws", .sqlite(.error), mentions: ["failed on purpose"], setup: { f in
-        try f.db.batch(sql: "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('hello world');")
-      }) { f in
+      MisuseCase(
+        "FTS5", "auxiliary function throws", .sqlite(.error), mentions: ["failed on purpose"],
+        setup: { f in
+          try f.db.batch(sql: "CREATE VIRTUAL TABLE docs USING fts5(body); INSERT INTO docs VALUES ('hello world');")
+        }
+      ) { f in
         try f.db.addAuxiliaryFunction("failing") { _, _, _ in throw MisuseCallbackError() }
         _ = try f.db.prepare(sql: "SELECT failing(docs) FROM docs WHERE docs MATCH 'hello'").allRows()
       },
@@ -498,9 +511,13 @@ enum MisuseFeatureCases {
       MisuseCase("FTS5", "auxiliary function name with a NUL", .sqlite(.misuse), mentions: ["NUL"]) { f in
         try f.db.addAuxiliaryFunction("bm25\u{0}x") { _, _, _ in }
       },
-      MisuseCase("FTS5", "delete from a contentless table", .sqlite(.error), mentions: ["contentless"], setup: { f in
-        try f.db.batch(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, content=''); INSERT INTO docs VALUES ('a b');")
-      }) { f in
+      MisuseCase(
+        "FTS5", "delete from a contentless table", .sqlite(.error), mentions: ["contentless"],
+        setup: { f in
+          try f.db.batch(
+            sql: "CREATE VIRTUAL TABLE docs USING fts5(body, content=''); INSERT INTO docs VALUES ('a b');")
+        }
+      ) { f in
         try f.db.execute(sql: "DELETE FROM docs WHERE rowid = 1")
       },
     ]
@@ -521,8 +538,9 @@ enum MisuseFeatureCases {
     ]
     #if !OMIT_LOAD_EXTENSION
       cases += [
-        MisuseCase("Configuration", "load an extension while loading is off", .sqlite(.error), mentions: ["not authorized"])
-        { f in
+        MisuseCase(
+          "Configuration", "load an extension while loading is off", .sqlite(.error), mentions: ["not authorized"]
+        ) { f in
           try f.db.loadExtension(path: f.file("nothing.so"))
         },
         MisuseCase("Configuration", "load a file that is not an extension", .sqlite(.error), mentions: ["garbage.so"]) {
@@ -546,7 +564,10 @@ enum MisuseFeatureCases {
           _ = try f.db.prepare(sql: "SELECT count(*) FROM ref").allRows()
           _ = try f.db.takeSnapshot()
         },
-        MisuseCase("Configuration", "snapshot outside a read transaction", .database("transactionState"), mentions: ["transaction"]) { f in
+        MisuseCase(
+          "Configuration", "snapshot outside a read transaction", .database("transactionState"),
+          mentions: ["transaction"]
+        ) { f in
           _ = try f.db.prepare(sql: "PRAGMA journal_mode = WAL").allRows()
           _ = try f.db.takeSnapshot()
         },
