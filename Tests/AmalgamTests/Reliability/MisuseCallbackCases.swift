@@ -122,13 +122,6 @@ enum MisuseCallbackCases {
       _ = try f.db.prepare(sql: "SELECT keep('x')").allRows()
       _ = try kept?.value(at: 0, as: String.self)
     },
-    MisuseCase("Functions", "JSON result that is not JSON", .sqlite(.error), mentions: ["malformed JSON"]) { f in
-      try f.db.addFunction("badjson", arity: 0, flags: [.deterministic, .directOnly, .resultSubtype]) {
-        (_: FunctionArguments, context: FunctionContext) in
-        try context.setResultJSON("{not json")
-      }
-      _ = try f.db.prepare(sql: "SELECT json_extract(badjson(), '$.a')").allRows()
-    },
     MisuseCase("Functions", "subtype without the resultSubtype flag", .sqlite(.misuse), mentions: ["resultSubtype"]) {
       f in
       try f.db.addFunction("sub", arity: 0) { (_: FunctionArguments, context: FunctionContext) in
@@ -260,36 +253,6 @@ enum MisuseCallbackCases {
       _ = try f.db.prepare(sql: "SELECT 1")
       try box.rethrow()
     },
-    MisuseCase("Hooks", "progress handler interrupts", .sqlite(.interrupt), mentions: ["interrupt"]) { f in
-      try f.db.setProgressHandler(every: 10) { .interrupt }
-      defer { try? f.db.removeProgressHandler() }
-      try f.db.execute(sql: "UPDATE ref SET name = name || '!'")
-    },
-    MisuseCase("Hooks", "progress handler with a non-positive period", .sqlite(.range)) { f in
-      try f.db.setProgressHandler(every: 0) { .continue }
-    },
-    MisuseCase("Hooks", "progress handler re-enters", .database("reentrantCall"), mentions: ["progress handler"]) { f in
-      let box = CallbackErrorBox()
-      try f.db.setProgressHandler(every: 1) { [unowned db = f.db] in
-        box.record { try db.execute(sql: "DELETE FROM ref") }
-        return .continue
-      }
-      defer { try? f.db.removeProgressHandler() }
-      _ = try f.db.prepare(sql: "SELECT count(*) FROM ref").allRows()
-      try box.rethrow()
-    },
-    MisuseCase("Hooks", "interrupt during a long query", .sqlite(.interrupt)) { f in
-      var calls = 0
-      try f.db.setProgressHandler(every: 100) { [unowned db = f.db] in
-        calls += 1
-        if calls == 3 { db.interrupt() }
-        return .continue
-      }
-      defer { try? f.db.removeProgressHandler() }
-      _ = try f.db.prepare(
-        sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
-      ).allRows()
-    },
     MisuseCase("Hooks", "busy handler gives up", .sqlite(.busy)) { f in
       let other = try Database(path: f.path)
       try other.execute(sql: "BEGIN EXCLUSIVE")
@@ -332,5 +295,57 @@ enum MisuseCallbackCases {
     },
   ]
 
-  static let all: [MisuseCase] = functions + collations + hooks
+  #if !OMIT_JSON
+    static let json: [MisuseCase] = [
+      MisuseCase("Functions", "JSON result that is not JSON", .sqlite(.error), mentions: ["malformed JSON"]) { f in
+        try f.db.addFunction("badjson", arity: 0, flags: [.deterministic, .directOnly, .resultSubtype]) {
+          (_: FunctionArguments, context: FunctionContext) in
+          try context.setResultJSON("{not json")
+        }
+        _ = try f.db.prepare(sql: "SELECT json_extract(badjson(), '$.a')").allRows()
+      }
+    ]
+  #else
+    static let json: [MisuseCase] = []
+  #endif
+
+  #if !OMIT_PROGRESS_CALLBACK
+    static let progress: [MisuseCase] = [
+      MisuseCase("Hooks", "progress handler interrupts", .sqlite(.interrupt), mentions: ["interrupt"]) { f in
+        try f.db.setProgressHandler(every: 10) { .interrupt }
+        defer { try? f.db.removeProgressHandler() }
+        try f.db.execute(sql: "UPDATE ref SET name = name || '!'")
+      },
+      MisuseCase("Hooks", "progress handler with a non-positive period", .sqlite(.range)) { f in
+        try f.db.setProgressHandler(every: 0) { .continue }
+      },
+      MisuseCase("Hooks", "progress handler re-enters", .database("reentrantCall"), mentions: ["progress handler"]) {
+        f in
+        let box = CallbackErrorBox()
+        try f.db.setProgressHandler(every: 1) { [unowned db = f.db] in
+          box.record { try db.execute(sql: "DELETE FROM ref") }
+          return .continue
+        }
+        defer { try? f.db.removeProgressHandler() }
+        _ = try f.db.prepare(sql: "SELECT count(*) FROM ref").allRows()
+        try box.rethrow()
+      },
+      MisuseCase("Hooks", "interrupt during a long query", .sqlite(.interrupt)) { f in
+        var calls = 0
+        try f.db.setProgressHandler(every: 100) { [unowned db = f.db] in
+          calls += 1
+          if calls == 3 { db.interrupt() }
+          return .continue
+        }
+        defer { try? f.db.removeProgressHandler() }
+        _ = try f.db.prepare(
+          sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+        ).allRows()
+      },
+    ]
+  #else
+    static let progress: [MisuseCase] = []
+  #endif
+
+  static let all: [MisuseCase] = functions + json + collations + hooks + progress
 }

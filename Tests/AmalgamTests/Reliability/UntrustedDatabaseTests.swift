@@ -25,7 +25,10 @@ extension ReliabilityTests {
         "INSERT INTO secrets(value) VALUES ('s3')"
       ),
       ("CHECK constraint", "CREATE TABLE checked(x CHECK (leak(x) IS NOT NULL))", "INSERT INTO checked VALUES (1)"),
-      ("generated column", "CREATE TABLE generated(x, y AS (leak(x))); INSERT INTO generated(x) VALUES (1)", "SELECT y FROM generated"),
+      (
+        "generated column", "CREATE TABLE generated(x, y AS (leak(x))); INSERT INTO generated(x) VALUES (1)",
+        "SELECT y FROM generated"
+      ),
       (
         "index expression", "CREATE INDEX by_leak ON secrets(leak(value))",
         "INSERT INTO secrets(value) VALUES ('s3')"
