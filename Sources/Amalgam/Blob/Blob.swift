@@ -65,6 +65,9 @@ public final class Blob {
   ) throws {
     connection = database.connectionBox
     isWritable = writable
+    try SQLiteError.checkNoNUL(schema, "schema name")
+    try SQLiteError.checkNoNUL(table, "table name")
+    try SQLiteError.checkNoNUL(column, "column name")
     var blob: OpaquePointer?
     let rc = try connection.withHandle { sqlite in
       sqlite3_blob_open(sqlite, schema, table, column, rowid, writable ? 1 : 0, &blob)

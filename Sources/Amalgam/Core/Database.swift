@@ -27,6 +27,8 @@ import AmalgamSQLite
 /// - ``init(path:options:)``
 /// - ``init(url:options:)``
 /// - ``temporary()``
+/// - ``openUntrusted(path:profile:prepareDatabase:)``
+/// - ``applyUntrustedProfile(_:prepareDatabase:)``
 /// - ``OpenOptions``
 /// - ``close()``
 /// - ``isOpen``
@@ -224,11 +226,17 @@ public final class Database {
   ///   - path: a file path, `":memory:"` for an in-memory database, `""` for a temporary on-disk
   ///     database deleted on close, or a `file:` URI (with ``OpenOptions/uri`` or the `USE_URI` trait).
   ///   - options: read-only, create, URI, no-follow, extended result codes, VFS.
-  /// - Throws: ``SQLiteError`` if SQLite cannot open the file (`SQLITE_CANTOPEN`, `SQLITE_NOTADB`, ...).
+  /// - Throws: ``SQLiteError`` if SQLite cannot open the file (`SQLITE_CANTOPEN`, `SQLITE_NOTADB`, ...),
+  ///   or with `SQLITE_CANTOPEN` when the path contains a NUL character.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/open.html>
   public init(path: String, options: OpenOptions = .default) throws {
     self.path = path
+    // SQLite reads the path as a C string: a NUL would silently open the file named by the text before it.
+    if path.utf8.contains(0) || options.vfs?.utf8.contains(0) == true {
+      let what = path.utf8.contains(0) ? "path" : "VFS name"
+      throw SQLiteError(code: .cannotOpen, message: "The \(what) contains a NUL character: \(path.debugDescription)")
+    }
     var handle: OpaquePointer?
     let rc = sqlite3_open_v2(path, &handle, options.flags, options.vfs)
     guard rc == SQLITE_OK, let handle else {

@@ -163,6 +163,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
       if resultCode & 0xff == SQLITE_RANGE && message == String(cString: sqlite3_errstr(SQLITE_RANGE)) {
         message = "An index or value passed to SQLite is out of range"
       }
+      // SQLITE_CONSTRAINT_COMMITHOOK comes with SQLite's bare "constraint failed": say what failed.
+      if extended == SQLITE_CONSTRAINT | (2 << 8) && message == "constraint failed" {
+        message = "constraint failed: the commit hook turned the commit into a rollback"
+      }
       let errorOffset = sqlite3_error_offset(connection)
       if errorOffset >= 0 && sql != nil { offset = Int(errorOffset) }
     }
@@ -176,6 +180,19 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     if let sql { text += " — in \"\(sql)\"" }
     if let offset { text += " at offset \(offset)" }
     return text
+  }
+}
+
+extension SQLiteError {
+  /// Throws `SQLITE_MISUSE` when `name` contains a NUL character. SQLite reads names as C strings, so a
+  /// NUL would silently cut the name short and make the call name something else (a table, a
+  /// collation or a module called by the text before the NUL).
+  static func checkNoNUL(_ name: String, _ what: String) throws {
+    if name.utf8.contains(0) {
+      throw SQLiteError(
+        code: .misuse,
+        message: "The \(what) \(name.debugDescription) contains a NUL character, which SQLite cannot take")
+    }
   }
 }
 

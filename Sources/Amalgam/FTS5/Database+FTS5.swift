@@ -37,6 +37,7 @@
     public func addTokenizer(
       _ name: String, _ make: @escaping (_ arguments: FTS5TokenizerArguments) throws -> any FTS5Tokenizer
     ) throws {
+      try SQLiteError.checkNoNUL(name, "tokenizer name")
       let api = try fts5API()
       let registration = TokenizerRegistration(name: name, api: api, connection: connectionBox, make: make)
       var methods = fts5_tokenizer_v2(

@@ -37,6 +37,7 @@
         @escaping (_ api: FTS5ExtensionAPI, _ arguments: FunctionArguments, _ context: FunctionContext)
         throws -> Void
     ) throws {
+      try SQLiteError.checkNoNUL(name, "function name")
       let api = try fts5API()
       guard let create = api.pointee.xCreateFunction else {
         throw SQLiteError(code: .error, message: "This FTS5 cannot register auxiliary functions")

@@ -66,6 +66,7 @@ extension Database {
   /// replaced, or the connection closes; unlike the function APIs, not when registration fails, so a
   /// failure releases it here.
   private func createCollation(_ name: String, _ function: CollationFunction) throws {
+    try SQLiteError.checkNoNUL(name, "collation name")
     function.connection = connectionBox
     let rc = try connectionBox.withHandle { handle in
       let userData = Unmanaged.passRetained(function).toOpaque()

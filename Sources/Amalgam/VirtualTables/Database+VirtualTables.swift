@@ -81,6 +81,7 @@ extension Database {
 
   /// Registers `T` under `name` with the xCreate/xConnect pair that `kind` calls for.
   fileprivate func registerModule<T: VirtualTableModule>(_ name: String, type: T.Type, kind: ModuleKind) throws {
+    try SQLiteError.checkNoNUL(name, "module name")
     let box = ModuleBox(name: name, kind: kind, database: self, type: T.self)
     let suffixes = T.shadowTableSuffixes
     if !suffixes.isEmpty {

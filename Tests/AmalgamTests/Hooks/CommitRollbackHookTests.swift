@@ -31,7 +31,7 @@ import Testing
     let error = expectSQLiteError { try db.execute(sql: "COMMIT") }
     #expect(error?.extendedCode == .constraintCommitHook)
     #expect(error?.code == .constraint)
-    #expect(error?.message == "constraint failed")
+    #expect(error?.message == "constraint failed: the commit hook turned the commit into a rollback")
     #expect(db.isInAutocommitMode)
     try db.removeCommitHook()
     #expect(try hookScalar(db, "SELECT count(*) FROM t", as: Int.self) == 0)
