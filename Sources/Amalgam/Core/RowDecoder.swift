@@ -1,5 +1,3 @@
-import AmalgamSQLite
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -32,7 +30,7 @@ public struct RowDecoder: Sendable {
 
   /// Decodes `type` from the current row.
   public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
-    try RowSource.with(row: row, options: self) { source in try T(from: RowDecoding(source: source)) }
+    try T(from: RowDecoding(row: row, options: self, codingPath: []))
   }
 
   /// Decodes a value stored in one column: ColumnConvertible types directly, others from JSON.
@@ -84,69 +82,27 @@ extension Statement {
   }
 }
 
-/// What the decoder and its containers read from.
-///
-/// Sources are pooled and never freed, so that a keyed container can refer to its source without
-/// owning it: copying a container (which Swift's type-erased container box does for every property)
-/// then costs no reference counting. Each use of a source has a number; a container kept after its
-/// row was decoded holds an old number and throws ``DatabaseError/callbackValueExpired(_:)`` instead of
-/// reading another row.
-private final class RowSource: @unchecked Sendable {
-  // @unchecked Sendable: a source is used by one decode at a time, taken from and returned to the pool
-  // under the pool's lock. Only `generation` may be read by a container kept elsewhere, and it is read
-  // and written with relaxed atomics.
-
-  /// The row being decoded, which the decode call holds: reading through the pointer borrows the row
-  /// instead of copying it (a copy costs a retain and a release of its statement). nil while the source
-  /// is in the pool; a container checks its use number before touching it.
-  @exclusivity(unchecked) private var rowPointer: UnsafePointer<Row>?
-  @exclusivity(unchecked) private(set) var options = RowDecoder()
+/// What the decoder and its containers read from. A class, so that the decoder passed as `any Decoder`
+/// and each container are one reference wide: the row and options are neither boxed nor copied (and so
+/// not retained) per property.
+private final class RowSource {
+  let row: Row
+  let options: RowDecoder
   /// The statement's column names, read once per row.
-  @exclusivity(unchecked) private(set) var names: [String] = []
+  let names: [String]
   /// The column after the last one read by name: properties usually come in the columns' order, so
   /// one string comparison finds the column. Only the decoding of one row on one thread touches it,
   /// and never re-entrantly: the runtime exclusivity check would cost more than the lookup.
   @exclusivity(unchecked) var next = 0
-  /// The number of this use of the source (never freed, like the source).
-  private let generationCell = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
 
-  private static let pool = LockedState<[RowSource]>([])
-
-  private init() { generationCell.initialize(to: 0) }
-
-  /// Runs `body` with a source for decoding `row`, then ends the source's use: containers made during
-  /// it expire, and the source returns to the pool.
-  static func with<R>(row: Row, options: RowDecoder, _ body: (RowSource) throws -> R) rethrows -> R {
-    let source = pool.withLock { $0.popLast() } ?? RowSource()
-    defer {
-      amalgam_store_relaxed(source.generationCell, source.generation &+ 1)
-      source.rowPointer = nil
-      source.names = []
-      pool.withLock { $0.append(source) }
-    }
-    return try withUnsafePointer(to: row) { pointer in
-      source.rowPointer = pointer
-      source.options = options
-      source.names = row.statement.columnNames
-      source.next = 0
-      return try body(source)
-    }
-  }
-
-  /// The number of the current use.
-  var generation: UInt64 { amalgam_load_relaxed(generationCell) }
-
-  /// The row, when `generation` is the current use's number; valid until the decode call returns.
-  @inline(__always)
-  func row(_ generation: UInt64) throws -> UnsafePointer<Row> {
-    guard generation == self.generation, let rowPointer else {
-      throw DatabaseError.callbackValueExpired("a RowDecoder container kept after its row was decoded")
-    }
-    return rowPointer
+  init(row: Row, options: RowDecoder) {
+    self.row = row
+    self.options = options
+    self.names = row.statement.columnNames
   }
 
   /// The index of the column named `name`.
-  func columnIndex(named name: String, in row: borrowing Row) throws -> Int {
+  func columnIndex(named name: String) throws -> Int {
     var index = next
     if index >= names.count || names[index] != name {
       index = try row.statement.columnIndex(named: name)
@@ -159,26 +115,24 @@ private final class RowSource: @unchecked Sendable {
 /// The `Decoder` over a row.
 private struct RowDecoding: Decoder {
   let source: RowSource
-  let generation: UInt64
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(source: RowSource) {
-    self.source = source
-    self.generation = source.generation
+  init(source: RowSource) { self.source = source }
+  init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
+    source = RowSource(row: row, options: options)
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    _ = try source.row(generation)
-    return KeyedDecodingContainer(RowKeyedContainer<Key>(source: source, generation: generation))
+    KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    RowUnkeyedContainer(row: try source.row(generation).pointee, options: source.options, codingPath: codingPath)
+    RowUnkeyedContainer(row: source.row, options: source.options, codingPath: codingPath)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    RowSingleValueContainer(row: try source.row(generation).pointee, options: source.options, codingPath: codingPath)
+    RowSingleValueContainer(row: source.row, options: source.options, codingPath: codingPath)
   }
 }
 
@@ -191,37 +145,25 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
 }
 
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// Not owned: sources are never freed (see ``RowSource``), and a container that owned its source
-  /// would cost a retain and a release per property.
-  private unowned(unsafe) let source: RowSource
-  /// The source's use this container belongs to.
-  private let generation: UInt64
+  private let source: RowSource
   var codingPath: [any CodingKey] { [] }
 
-  init(source: RowSource, generation: UInt64) {
-    self.source = source
-    self.generation = generation
-  }
+  init(source: RowSource) { self.source = source }
 
-  var allKeys: [Key] {
-    ((try? source.row(generation))?.pointee.statement.columnNames ?? []).compactMap { Key(stringValue: $0) }
-  }
+  var allKeys: [Key] { source.row.statement.columnNames.compactMap { Key(stringValue: $0) } }
 
   func contains(_ key: Key) -> Bool {
-    guard let row = try? source.row(generation) else { return false }
-    return (try? row.pointee.statement.columnIndex(named: key.stringValue)) != nil
+    (try? source.row.statement.columnIndex(named: key.stringValue)) != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    let row = try source.row(generation)
-    return try row.pointee.isNull(at: source.columnIndex(named: key.stringValue, in: row.pointee))
+    try source.row.isNull(at: source.columnIndex(named: key.stringValue))
   }
 
   /// Reads a standard type by the key's column name.
   @inline(__always)
   private func read<T: ColumnConvertible>(_ key: Key) throws -> T {
-    let row = try source.row(generation)
-    return try row.pointee.value(at: source.columnIndex(named: key.stringValue, in: row.pointee))
+    try source.row.value(at: source.columnIndex(named: key.stringValue))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
@@ -240,10 +182,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    let row = try source.row(generation)
-    return try decodeColumn(
-      type, row: row.pointee, index: source.columnIndex(named: key.stringValue, in: row.pointee),
-      options: source.options)
+    try decodeColumn(type, row: source.row, index: source.columnIndex(named: key.stringValue), options: source.options)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -258,10 +197,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
       "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON")
   }
 
-  func superDecoder() throws -> any Decoder {
-    _ = try source.row(generation)
-    return RowDecoding(source: source)
-  }
+  func superDecoder() throws -> any Decoder { RowDecoding(source: source) }
   func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }
 
@@ -301,7 +237,7 @@ private struct RowUnkeyedContainer: UnkeyedDecodingContainer {
     throw DatabaseError.codingFailed("Nested containers are not supported in a row")
   }
 
-  mutating func superDecoder() throws -> any Decoder { throw DatabaseError.codingFailed("superDecoder is not supported in a row's unkeyed container") }
+  mutating func superDecoder() throws -> any Decoder { RowDecoding(row: row, options: options, codingPath: codingPath) }
 }
 
 /// The first column, for a type that decodes from a single value (`Int`, an enum, a wrapper).

@@ -1,5 +1,3 @@
-import AmalgamSQLite
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -34,8 +32,7 @@ public struct StatementEncoder: Sendable {
 
   /// The value's properties as database values, by property name.
   public func encode<T: Encodable>(_ value: T) throws -> [String: DatabaseValue] {
-    let sink = DictionarySink.take(options: self)
-    defer { sink.recycle() }
+    let sink = DictionarySink(options: self)
     try value.encode(to: ParameterEncoding(sink: sink))
     return sink.values
   }
@@ -48,10 +45,9 @@ public struct StatementEncoder: Sendable {
   ///   ``DatabaseError/duplicateParameter(name:sql:)`` when two properties name one parameter.
   public func encode<T: Encodable>(_ value: T, to statement: Statement) throws {
     try statement.checkOpen()
-    let sink = StatementSink.take(statement: statement, options: self)
-    defer { sink.recycle() }
+    let sink = StatementSink(statement: statement, options: self)
     try value.encode(to: ParameterEncoding(sink: sink))
-    try sink.finish()
+    try sink.resolver.finish()
   }
 
   /// Converts a property value that is not one of the standard types to a database value.
@@ -88,15 +84,8 @@ extension Statement {
 /// Where encoded properties go: straight to a statement's parameters, or into a dictionary. A class
 /// because Swift's encoding containers are values handed out by the encoder, and they must all write
 /// to one place.
-///
-/// Sinks are pooled and never freed, so that a container can refer to its sink without owning it:
-/// copying a container (which Swift's type-erased container box does for every property) then costs no
-/// reference counting. Each use of a sink has a number; a container kept after its value was encoded
-/// holds an old number and throws ``DatabaseError/callbackValueExpired(_:)`` instead of writing.
 private protocol ParameterSink: AnyObject {
   var options: StatementEncoder { get }
-  /// The number of the sink's current use.
-  var generation: UInt64 { get }
   /// Stores a value of a type that binds itself (numbers, text, blobs, ...).
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws
 }
@@ -114,121 +103,47 @@ extension ParameterSink {
   }
 }
 
-/// A never-freed counter of a pooled sink's uses, read by containers that may outlive the use.
-private struct UseNumber {
-  private let cell: UnsafeMutablePointer<UInt64>
-
-  init() {
-    cell = .allocate(capacity: 1)
-    cell.initialize(to: 0)
-  }
-
-  var value: UInt64 { amalgam_load_relaxed(cell) }
-  func advance() { amalgam_store_relaxed(cell, value &+ 1) }
-}
-
-/// The error for a container used after its value was encoded.
-private var expiredContainer: DatabaseError {
-  .callbackValueExpired("a StatementEncoder container kept after its value was encoded")
-}
-
 /// Binds each property to the parameter of its name, and remembers which parameters got a value.
-private final class StatementSink: ParameterSink, @unchecked Sendable {
-  // @unchecked Sendable: a sink is used by one encoding at a time, taken from and returned to the pool
-  // under the pool's lock; a container kept elsewhere reads only the use number, atomically.
+private final class StatementSink: ParameterSink {
+  let statement: Statement
+  let options: StatementEncoder
+  /// Only this sink's encoding container reaches it, one property at a time: the runtime exclusivity
+  /// check would cost more than binding the property.
+  @exclusivity(unchecked) var resolver: NamedParameterResolver
 
-  // Only this sink's encoding containers reach these, one property at a time: the runtime exclusivity
-  // check would cost more than binding the property.
-  /// The statement of the current use. Not owned: the encoding call holds it, and containers check the
-  /// use number before touching it.
-  @exclusivity(unchecked) private unowned(unsafe) var statement: Statement
-  /// nil while the sink is in the pool.
-  @exclusivity(unchecked) private var resolver: NamedParameterResolver?
-  @exclusivity(unchecked) private(set) var options: StatementEncoder
-  private let use = UseNumber()
-
-  private static let pool = LockedState<[StatementSink]>([])
-
-  private init(statement: Statement, options: StatementEncoder) {
+  init(statement: Statement, options: StatementEncoder) {
     self.statement = statement
     self.options = options
+    self.resolver = NamedParameterResolver(statement: statement)
   }
-
-  static func take(statement: Statement, options: StatementEncoder) -> StatementSink {
-    let sink = pool.withLock { $0.popLast() } ?? StatementSink(statement: statement, options: options)
-    sink.statement = statement
-    sink.options = options
-    sink.resolver = NamedParameterResolver(statement: statement)
-    return sink
-  }
-
-  func recycle() {
-    use.advance()
-    resolver = nil
-    Self.pool.withLock { $0.append(self) }
-  }
-
-  var generation: UInt64 { use.value }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     // A property without a parameter is ignored: a statement may use only some of a type's properties.
-    guard let index = try resolver?.resolveIfPresent(key) ?? nil else { return }
+    guard let index = try resolver.resolveIfPresent(key) else { return }
     try value.bind(to: statement, at: index)
-  }
-
-  /// Throws for a parameter that no property bound.
-  func finish() throws {
-    try resolver?.finish()
   }
 }
 
 /// Collects the properties as database values by name.
-private final class DictionarySink: ParameterSink, @unchecked Sendable {
-  // @unchecked Sendable: as StatementSink.
-  @exclusivity(unchecked) private(set) var options = StatementEncoder()
-  @exclusivity(unchecked) private(set) var values: [String: DatabaseValue] = [:]
-  private let use = UseNumber()
+private final class DictionarySink: ParameterSink {
+  let options: StatementEncoder
+  var values: [String: DatabaseValue] = [:]
 
-  private static let pool = LockedState<[DictionarySink]>([])
-
-  static func take(options: StatementEncoder) -> DictionarySink {
-    let sink = pool.withLock { $0.popLast() } ?? DictionarySink()
-    sink.options = options
-    return sink
-  }
-
-  func recycle() {
-    use.advance()
-    values = [:]
-    Self.pool.withLock { $0.append(self) }
-  }
-
-  var generation: UInt64 { use.value }
+  init(options: StatementEncoder) { self.options = options }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     values[key] = try value.databaseValue()
   }
 }
 
-/// The `Encoder`; one reference and a number wide, so passing it as `any Encoder` allocates nothing.
+/// The `Encoder`; one reference wide, so passing it as `any Encoder` allocates nothing.
 private struct ParameterEncoding<Sink: ParameterSink>: Encoder {
   let sink: Sink
-  let generation: UInt64
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(sink: Sink) {
-    self.sink = sink
-    self.generation = sink.generation
-  }
-
-  init(sink: Sink, generation: UInt64) {
-    self.sink = sink
-    self.generation = generation
-  }
-
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink, generation: generation))
+    KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -284,61 +199,45 @@ private struct IgnoredContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 /// `encodeIfPresent` would skip them, leaving the parameter unbound). Standard types bind directly,
 /// without a dynamic cast.
 private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEncodingContainerProtocol {
-  /// Not owned: sinks are never freed (see ``ParameterSink``), and a container that owned its sink
-  /// would cost a retain and a release per property.
-  unowned(unsafe) let sink: Sink
-  /// The sink's use this container belongs to.
-  let generation: UInt64
+  let sink: Sink
   var codingPath: [any CodingKey] { [] }
 
-  init(sink: Sink, generation: UInt64) {
-    self.sink = sink
-    self.generation = generation
-  }
-
-  /// Throws when the container was kept after its value was encoded.
-  @inline(__always)
-  private func checkLive() throws {
-    guard sink.generation == generation else { throw expiredContainer }
-  }
-
-  mutating func encodeNil(forKey key: Key) throws { try checkLive(); try sink.store(DatabaseValue.null, forKey: key.stringValue) }
+  mutating func encodeNil(forKey key: Key) throws { try sink.store(DatabaseValue.null, forKey: key.stringValue) }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try checkLive()
     try sink.storeEncodable(value, forKey: key.stringValue)
   }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: String, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Double, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: String, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
 
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-    if let value { try checkLive(); try sink.storeEncodable(value, forKey: key.stringValue) } else { try encodeNil(forKey: key) }
+    if let value { try sink.storeEncodable(value, forKey: key.stringValue) } else { try encodeNil(forKey: key) }
   }
-  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try checkLive(); try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -346,6 +245,6 @@ private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEnc
     KeyedEncodingContainer(IgnoredContainer<NestedKey>())
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { PositionalFailure() }
-  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink, generation: generation) }
-  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink, generation: generation) }
+  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink) }
 }
