@@ -140,7 +140,7 @@
       var tables: [String] = []
       bytes.withUnsafeMutableBytes { buffer in
         var iterator: OpaquePointer?
-        guard sqlite3changeset_start(&iterator, Int32(buffer.count), buffer.baseAddress) == SQLITE_OK,
+        guard sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0) == SQLITE_OK,
           let iterator
         else {
           sqlite3changeset_finalize(iterator)
