@@ -66,12 +66,14 @@ struct Positional: Decodable {
     var container = try decoder.unkeyedContainer()
     values = []
     while !container.isAtEnd {
+      // A decode that throws does not move on (as with any Decoder): stop there.
       if try container.decodeNil() {
         values.append(nil)
       } else {
-        values.append(try? container.decode(String.self))
+        guard let value = try? container.decode(String.self) else { break }
+        values.append(value)
         if container.isAtEnd { break }
-        _ = try? container.decode(Int.self)
+        guard (try? container.decode(Int.self)) != nil else { break }
       }
     }
   }
