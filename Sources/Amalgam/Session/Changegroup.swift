@@ -165,7 +165,9 @@
         if (columns ?? 0) == 0 {
           throw SQLiteError(
             code: .schema,
-            message: "The changeset changes table \"\(table)\", which schema \"\(schemaName)\" of the changegroup's database does not have")
+            message:
+              "The changeset changes table \"\(table)\", which schema \"\(schemaName)\" of the changegroup's "
+              + "database does not have")
         }
       }
     }

@@ -99,10 +99,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let fromInverse = try? inverted.operations()
     let readInverted = try? ChangesetReader(changeset, inverted: true)
     var invertedOperations: [ChangesetOperation] = []
-    while let next = try? readInverted?.next() { invertedOperations.append(next) }
-    // Only for bytes that read cleanly: on corrupt bytes, inverting and reading inverted stop at
-    // different places.
-    if let fromInverse, operations != nil {
+    var readCleanly = readInverted != nil
+    do {
+      while let next = try readInverted?.next() { invertedOperations.append(next) }
+    } catch {
+      readCleanly = false
+    }
+    // Only when both read without error: on invalid bytes (an UPDATE whose old key is undefined),
+    // SQLite's invert and its inverted read stop at different places.
+    if let fromInverse, operations != nil, readCleanly {
       fuzzCheck(fromInverse.count == invertedOperations.count, "inverse: \(fromInverse) vs \(invertedOperations)")
     }
   }
