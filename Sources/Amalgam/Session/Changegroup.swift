@@ -138,17 +138,18 @@
       guard let database = schemaDatabase else { return }
       var bytes = [UInt8](data)
       var tables: [String] = []
+      var rc = SQLITE_OK
       bytes.withUnsafeMutableBytes { buffer in
         var iterator: OpaquePointer?
-        guard sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0) == SQLITE_OK,
-          let iterator
-        else {
+        rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
+        guard rc == SQLITE_OK, let iterator else {
           sqlite3changeset_finalize(iterator)
           return
         }
         defer { sqlite3changeset_finalize(iterator) }
-        // Corrupt bytes end the scan; sqlite3changegroup_add then reports them.
-        while sqlite3changeset_next(iterator) == SQLITE_ROW {
+        rc = sqlite3changeset_next(iterator)
+        while rc == SQLITE_ROW {
+          defer { rc = sqlite3changeset_next(iterator) }
           var name: UnsafePointer<CChar>?
           var columns: Int32 = 0
           var operation: Int32 = 0
@@ -159,6 +160,9 @@
           if tables.last != table && !tables.contains(table) { tables.append(table) }
         }
       }
+      // sqlite3changegroup_add reads records without decoding their values, so it can reach a table
+      // after bytes that do not decode: refuse those here.
+      if rc != SQLITE_DONE && rc != SQLITE_OK { throw sessionError(rc) }
       for table in tables {
         let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
           .bind(parameterValues: [table, schemaName]).front(Int.self)

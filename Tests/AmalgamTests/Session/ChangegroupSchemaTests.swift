@@ -46,7 +46,30 @@
       let group = try Changegroup()
       try group.setSchema(database: db)
       let error = try #require(throws: SQLiteError.self) { try group.add(Changeset(data: Data(bytes))) }
-      #expect(error.code == .schema)
+      // A later record of these bytes does not decode: refused as corrupt before the missing table.
+      #expect(error.code == .corrupt)
+    }
+
+    @Test func undecodableBytesBeforeAMissingTableThrow() throws {
+      // Scripts/fuzz/Corpus/fuzz-changeset/changegroup-missing-table-corrupt without its 8 header bytes:
+      // table t0 (missing) whose first record has a blob length past the end. sqlite3changegroup_add
+      // skips records without decoding them and reached t0 anyway.
+      let hex =
+        "540301000074300012000100000000000000040304666f757204ffffffffffffffffffffffffffffffffffffffffffff"
+        + "ffffffffffffffffffffff000000000903017a023fe00000000000005402010074330200090003016b02c10ffffe0000"
+        + "0000"
+      var bytes: [UInt8] = []
+      var index = hex.startIndex
+      while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        bytes.append(UInt8(hex[index..<next], radix: 16)!)
+        index = next
+      }
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE t1(a INTEGER PRIMARY KEY, b TEXT, c BLOB)")
+      let group = try Changegroup()
+      try group.setSchema(database: db)
+      #expect(throws: SQLiteError.self) { try group.add(Changeset(data: Data(bytes))) }
     }
   }
 #endif
