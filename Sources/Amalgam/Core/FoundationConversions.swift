@@ -47,7 +47,9 @@ extension UUID: ParameterBindable, ColumnConvertible {
   public init(databaseValue: DatabaseValue) throws {
     switch databaseValue {
     case .text(let text):
-      guard let uuid = UUID(uuidString: text) else {
+      // Foundation's parser on Linux also takes some malformed text (a dash out of place, read as a
+      // different UUID; fuzz-value-conversions found it): check the form first.
+      guard Self.isCanonicalText(text), let uuid = UUID(uuidString: text) else {
         throw DatabaseError.cannotConvert(databaseValue, to: UUID.self, "the text is not a UUID")
       }
       self = uuid
@@ -64,6 +66,27 @@ extension UUID: ParameterBindable, ColumnConvertible {
     default:
       throw DatabaseError.cannotConvert(databaseValue, to: UUID.self)
     }
+  }
+}
+
+extension UUID {
+  /// Whether `text` is 32 hexadecimal digits in groups of 8-4-4-4-12 separated by dashes.
+  static func isCanonicalText(_ text: String) -> Bool {
+    var count = 0
+    for byte in text.utf8 {
+      switch count {
+      case 8, 13, 18, 23:
+        guard byte == UInt8(ascii: "-") else { return false }
+      default:
+        let isHex =
+          (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+          || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+        guard isHex else { return false }
+      }
+      count += 1
+      if count > 36 { return false }
+    }
+    return count == 36
   }
 }
 

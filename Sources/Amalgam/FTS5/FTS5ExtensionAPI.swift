@@ -72,8 +72,12 @@
     @usableFromInline let api: UnsafePointer<Fts5ExtensionApi>
     @usableFromInline let fts: OpaquePointer
     @usableFromInline let token: CallbackToken
-    /// The function's registration: its scopes for nested callbacks.
-    let function: AuxiliaryFunction
+    /// The function's registration: its scopes for nested callbacks. Not retained: a closure that
+    /// kept this view in its own captured state would otherwise keep its registration, hence itself,
+    /// alive for ever (a reference cycle that LeakSanitizer reported). Every use follows a
+    /// `token.check`, which passes only while the call runs, and FTS5 keeps the registration during
+    /// its calls.
+    unowned(unsafe) let function: AuxiliaryFunction
 
     init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken, function: AuxiliaryFunction) {
       self.api = api

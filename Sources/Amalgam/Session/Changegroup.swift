@@ -50,6 +50,8 @@
     private let handle: OpaquePointer
     /// The database given to ``setSchema(database:schema:)``, which SQLite keeps a pointer to.
     private var schemaDatabase: Database?
+    /// The schema name given to ``setSchema(database:schema:)``.
+    private var schemaName = "main"
 
     /// Creates an empty changegroup (`sqlite3changegroup_new`).
     ///
@@ -86,6 +88,7 @@
         if rc != SQLITE_OK { throw database.error(rc) }
       }
       schemaDatabase = database
+      schemaName = schema
     }
 
     /// Makes an empty group produce a patchset (`true`) or a changeset (`false`)
@@ -112,18 +115,65 @@
     /// not both.
     ///
     /// - Throws: ``SQLiteError``: `SQLITE_CORRUPT` for corrupt input (the group keeps what it held),
-    ///   `SQLITE_SCHEMA` for a table recorded with other columns, `SQLITE_ERROR` for a patchset added to
+    ///   `SQLITE_SCHEMA` for a table recorded with other columns (or, with ``setSchema(database:schema:)``,
+    ///   a table the schema database does not have), `SQLITE_ERROR` for a patchset added to
     ///   changesets or the reverse.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_add.html>
     public func add(_ changeset: some ChangesetProtocol) throws {
       let size = try cInt(count: changeset.data.count)
+      try checkTablesExist(in: changeset.data)
       let rc = try withSchema {
         changeset.data.withUnsafeBytes { bytes in
           sqlite3changegroup_add(handle, size, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
         }
       }
       if rc != SQLITE_OK { throw sessionError(rc) }
+    }
+
+    /// With a schema set, throws `SQLITE_SCHEMA` when the changeset changes a table that the schema
+    /// database does not have. SQLite 3.53.4's `sqlite3changegroup_add` dereferences a null pointer
+    /// for such a table (fuzz-changeset found it), so the Swift layer checks first.
+    private func checkTablesExist(in data: Data) throws {
+      guard let database = schemaDatabase else { return }
+      var bytes = [UInt8](data)
+      var tables: [String] = []
+      var rc = SQLITE_OK
+      bytes.withUnsafeMutableBytes { buffer in
+        var iterator: OpaquePointer?
+        rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
+        guard rc == SQLITE_OK, let iterator else {
+          sqlite3changeset_finalize(iterator)
+          return
+        }
+        defer { sqlite3changeset_finalize(iterator) }
+        rc = sqlite3changeset_next(iterator)
+        while rc == SQLITE_ROW {
+          defer { rc = sqlite3changeset_next(iterator) }
+          var name: UnsafePointer<CChar>?
+          var columns: Int32 = 0
+          var operation: Int32 = 0
+          var indirect: Int32 = 0
+          guard sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect) == SQLITE_OK, let name
+          else { break }
+          let table = String(cString: name)
+          if tables.last != table && !tables.contains(table) { tables.append(table) }
+        }
+      }
+      // sqlite3changegroup_add reads records without decoding their values, so it can reach a table
+      // after bytes that do not decode: refuse those here.
+      if rc != SQLITE_DONE && rc != SQLITE_OK { throw sessionError(rc) }
+      for table in tables {
+        let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
+          .bind(parameterValues: [table, schemaName]).front(Int.self)
+        if (columns ?? 0) == 0 {
+          throw SQLiteError(
+            code: .schema,
+            message:
+              "The changeset changes table \"\(table)\", which schema \"\(schemaName)\" of the changegroup's "
+              + "database does not have")
+        }
+      }
     }
 
     /// Adds a changeset or patchset read from `input` (`sqlite3changegroup_add_strm`).

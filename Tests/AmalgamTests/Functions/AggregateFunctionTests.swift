@@ -108,12 +108,15 @@ struct AggregateFunctionTests {
     let db = try database()
     let inner = try db.prepare(sql: "SELECT isum(y) FROM t")
     var innerResults: [String] = []
-    try db.addFunction("run_inner", arity: 1) { values in
-      innerResults.append(try inner.front(String.self) ?? "none")
+    // Weak: a statement holds its database, which holds the function (a reference cycle otherwise,
+    // which close() cannot break while the statement is alive).
+    try db.addFunction("run_inner", arity: 1) { [weak inner] values in
+      innerResults.append(try inner?.front(String.self) ?? "none")
       return values[0]
     }
     #expect(try firstValue(db, "SELECT isum(run_inner(x)) FROM t") == "21/6")
     #expect(innerResults == Array(repeating: "210/6", count: 6))
+    withExtendedLifetime(inner) {}
   }
 
   @Test func aggregateOverNoRowsFinishesAFreshState() throws {

@@ -77,6 +77,7 @@ import Testing
 
   @Test func anOuterCallsArgumentsAreValidAgainAfterANestedCallOfTheSameFunction() throws {
     let db = try Database()
+    defer { try? db.close() }  // The function captures its database; closing releases it.
     try db.addFunction("depth", arity: 1) { arguments, context in
       let level = try arguments.value(at: 0, as: Int.self)
       if level < 3 {

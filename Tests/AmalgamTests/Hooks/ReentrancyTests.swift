@@ -12,6 +12,8 @@ import Testing
       let holder = try Database(path: path)
       try holder.execute(sql: "CREATE TABLE t(x)")
       let waiter = try Database(path: path)
+      // The busy handler captures its database: close it, which releases the handler (a leak otherwise).
+      defer { try? waiter.close() }
       var retries: [Int] = []
       var errors: [String] = []
       try waiter.setBusyHandler { retry in
@@ -67,6 +69,8 @@ import Testing
   func aRestrictedCallbackCannotUseItsConnection(index: Int) throws {
     let (name, install) = Self.restrictedCallbacks[index]
     let db = try Database()
+    // The callback captures its database: close it, which releases the callback (a leak otherwise).
+    defer { try? db.close() }
     try db.batch(sql: "CREATE TABLE t(x TEXT); INSERT INTO t VALUES ('b'), ('a');")
     var errors: [DatabaseError] = []
     var otherErrors: [String] = []
@@ -106,6 +110,7 @@ import Testing
   @Test func aWALHookMayReadItsConnectionAsSQLiteAllows() throws {
     try withHookTestDirectory { directory in
       let db = try Database(path: directory.appendingPathComponent("wal.sqlite").path)
+      defer { try? db.close() }  // The hook captures its database; closing releases it.
       try db.batch(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x);")
       var counts: [Int] = []
       try db.setWALHook { _, _ in
@@ -119,6 +124,7 @@ import Testing
 
   @Test func aSQLFunctionMayUseItsConnection() throws {
     let db = try Database()
+    defer { try? db.close() }  // The function captures its database; closing releases it.
     try db.execute(sql: "CREATE TABLE t(x)")
     try db.batch(sql: "INSERT INTO t VALUES (1), (2), (3)")
     try db.addFunction("row_total", arity: 0) { _ in
