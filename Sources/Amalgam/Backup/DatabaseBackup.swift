@@ -75,6 +75,12 @@ public final class DatabaseBackup {
   private var handle: OpaquePointer?
   private let source: Connection
   private let destination: Connection
+  /// The databases, kept open while the backup exists: SQLite does not protect a backup's destination
+  /// from being closed under it (it frees the connection that `sqlite3_backup_finish` then reads).
+  private let sourceDatabase: Database
+  private let destinationDatabase: Database
+  /// Finishes the backup when either connection is closed explicitly (see `BackupCloseObserver`).
+  private let closeObserver = BackupCloseObserver()
   /// The progress when the last step returned, kept for reading after the backup has finished.
   private var lastProgress: BackupProgress
 
@@ -97,6 +103,8 @@ public final class DatabaseBackup {
   ) throws {
     self.source = source.connectionBox
     self.destination = destination.connectionBox
+    self.sourceDatabase = source
+    self.destinationDatabase = destination
     let sourceHandle = try source.sqliteHandle
     let destinationBox = destination.connectionBox
     let backup = try destinationBox.withHandle { destinationHandle in
@@ -110,11 +118,18 @@ public final class DatabaseBackup {
     }
     handle = backup
     lastProgress = BackupProgress(remainingPageCount: 0, totalPageCount: 0)
+    closeObserver.backup = self
+    source.connectionBox.retainedCallbacks[closeObserver.key] = closeObserver
+    destination.connectionBox.retainedCallbacks[closeObserver.key] = closeObserver
   }
 
   deinit {
     // Abandons an unfinished backup: SQLite rolls the destination back.
-    if let handle { sqlite3_backup_finish(handle) }
+    if let handle {
+      source.retainedCallbacks[closeObserver.key] = nil
+      destination.retainedCallbacks[closeObserver.key] = nil
+      sqlite3_backup_finish(handle)
+    }
   }
 
   /// Copies up to `pages` pages (`sqlite3_backup_step`); a negative number copies all that remain.
@@ -167,12 +182,20 @@ public final class DatabaseBackup {
   public func finish() throws {
     guard let handle else { return }
     self.handle = nil
+    source.retainedCallbacks[closeObserver.key] = nil
+    destination.retainedCallbacks[closeObserver.key] = nil
     let rc = sqlite3_backup_finish(handle)
     guard rc == SQLITE_OK else { throw backupError(rc) }
   }
 
   /// The error for a step's or finish's result code. SQLite keeps a backup's error in the backup, not
   /// always in the destination connection: use the connection's message only when it is about this code.
+  /// Called when the source or destination closes: finishes the backup first (abandoning it if it
+  /// is not complete), so that SQLite never reads a closed connection.
+  fileprivate func connectionWillClose() {
+    try? finish()
+  }
+
   private func backupError(_ rc: Int32) -> SQLiteError {
     if let connection = destination.handle, sqlite3_errcode(connection) & 0xff == rc & 0xff {
       return destination.error(rc)
@@ -219,4 +242,17 @@ public final class DatabaseBackup {
 func pause(_ seconds: Double) {
   guard seconds > 0 else { return }
   usleep(UInt32(min(seconds, 4000) * 1_000_000))
+}
+
+/// Registered on both connections of a backup (in their retained callbacks) while it runs, so that
+/// ``Database/close()`` of either finishes the backup before SQLite closes the connection. Holds the
+/// backup weakly: the backup holds the databases, which hold this observer.
+private final class BackupCloseObserver: ConnectionCloseObserver {
+  weak var backup: DatabaseBackup?
+  /// This observer's slot in `retainedCallbacks`, unique per backup.
+  var key: String { "backup-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+
+  func connectionWillClose() {
+    backup?.connectionWillClose()
+  }
 }
