@@ -56,7 +56,8 @@ public struct BackupProgress: Sendable, Hashable, CustomStringConvertible {
 /// locked by the backup until it finishes. A backup that stops early (``finish()``, or the object's
 /// release) rolls the destination back to what it held before: it never holds half a copy.
 ///
-/// The backup keeps both connections' handles; closing either database makes the next step throw
+/// The backup keeps both databases open until it is finished or released. Closing either database
+/// finishes it first (abandoning an incomplete copy), and the next step throws
 /// ``DatabaseError/databaseClosed``. Like a ``Database``, it serves one thread at a time.
 ///
 /// Related SQLite documentation: <https://sqlite.org/backup.html>
