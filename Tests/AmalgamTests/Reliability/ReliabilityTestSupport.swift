@@ -1,6 +1,7 @@
 import Foundation
 
-/// Helpers shared by the reliability tests: test-only executables of this package, child processes, and
+/// Helpers shared by the reliability tests (and the other tests that run a test-only executable of this
+/// package, such as MigrationProcessTests): finding those executables, running child processes, and
 /// counts that a script can raise through the environment.
 enum Reliability {
   /// A test-only executable of this package, built by `swift test` next to the test binary (Linux:
