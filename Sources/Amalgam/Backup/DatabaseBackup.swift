@@ -74,12 +74,12 @@ public struct BackupProgress: Sendable, Hashable, CustomStringConvertible {
 public final class DatabaseBackup {
   /// The `sqlite3_backup*`, or `nil` once finished.
   private var handle: OpaquePointer?
-  private let source: Connection
-  private let destination: Connection
   /// The databases, kept open while the backup exists: SQLite does not protect a backup's destination
   /// from being closed under it (it frees the connection that `sqlite3_backup_finish` then reads).
   private let sourceDatabase: Database
   private let destinationDatabase: Database
+  private var source: Connection { sourceDatabase.connectionBox }
+  private var destination: Connection { destinationDatabase.connectionBox }
   /// Finishes the backup when either connection is closed explicitly (see `BackupCloseObserver`).
   private let closeObserver = BackupCloseObserver()
   /// The progress when the last step returned, kept for reading after the backup has finished.
@@ -102,8 +102,6 @@ public final class DatabaseBackup {
     from source: Database, schema sourceSchema: String = "main", to destination: Database,
     schema destinationSchema: String = "main"
   ) throws {
-    self.source = source.connectionBox
-    self.destination = destination.connectionBox
     self.sourceDatabase = source
     self.destinationDatabase = destination
     let sourceHandle = try source.sqliteHandle
