@@ -55,6 +55,13 @@ final class CallbackScope {
   /// returns or throws.
   @inlinable
   func run<R>(_ body: (CallbackToken) throws -> R) rethrows -> R {
+    try Self.run(cell: cell, body)
+  }
+
+  /// ``run(_:)`` for the scope that owns `cell`, for a caller that keeps the scope alive by other
+  /// means and so need not hold (and reference-count) the scope itself.
+  @inlinable
+  static func run<R>(cell: UnsafeMutablePointer<Cell>, _ body: (CallbackToken) throws -> R) rethrows -> R {
     // The scope's thread is the only writer; kept values on other threads only read.
     let number = cell.pointee.issued &+ 1
     cell.pointee.issued = number

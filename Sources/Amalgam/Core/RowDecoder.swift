@@ -82,57 +82,31 @@ extension Statement {
   }
 }
 
-/// What the decoder and its containers read from. A class, so that the decoder passed as `any Decoder`
-/// and each container are one reference wide: the row and options are neither boxed nor copied (and so
-/// not retained) per property.
-private final class RowSource {
-  let row: Row
-  let options: RowDecoder
-  /// The statement's column names, read once per row.
-  let names: [String]
-  /// The column after the last one read by name: properties usually come in the columns' order, so
-  /// one string comparison finds the column. Only the decoding of one row on one thread touches it,
-  /// and never re-entrantly: the runtime exclusivity check would cost more than the lookup.
-  @exclusivity(unchecked) var next = 0
-
-  init(row: Row, options: RowDecoder) {
-    self.row = row
-    self.options = options
-    self.names = row.statement.columnNames
-  }
-
-  /// The index of the column named `name`.
-  func columnIndex(named name: String) throws -> Int {
-    var index = next
-    if index >= names.count || names[index] != name {
-      index = try row.statement.columnIndex(named: name)
-    }
-    next = index + 1
-    return index
-  }
-}
-
-/// The `Decoder` over a row.
+/// The `Decoder` over a statement's current row. Two words (the statement and the options), so passing
+/// it as `any Decoder` fits the existential's inline buffer and allocates nothing; the containers read
+/// the row through the statement, whose column lookup by name remembers where the last one was found
+/// (properties usually come in the columns' order).
 private struct RowDecoding: Decoder {
-  let source: RowSource
+  let statement: Statement
+  let options: RowDecoder
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(source: RowSource) { self.source = source }
   init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
-    source = RowSource(row: row, options: options)
+    statement = row.statement
+    self.options = options
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(RowKeyedContainer<Key>(source: source))
+    KeyedDecodingContainer(RowKeyedContainer<Key>(row: Row(statement: statement), options: options))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    RowUnkeyedContainer(row: source.row, options: source.options, codingPath: codingPath)
+    RowUnkeyedContainer(row: Row(statement: statement), options: options, codingPath: codingPath)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    RowSingleValueContainer(row: source.row, options: source.options, codingPath: codingPath)
+    RowSingleValueContainer(row: Row(statement: statement), options: options, codingPath: codingPath)
   }
 }
 
@@ -145,25 +119,29 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
 }
 
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  private let source: RowSource
+  private let row: Row
+  private let options: RowDecoder
   var codingPath: [any CodingKey] { [] }
 
-  init(source: RowSource) { self.source = source }
+  init(row: Row, options: RowDecoder) {
+    self.row = row
+    self.options = options
+  }
 
-  var allKeys: [Key] { source.row.statement.columnNames.compactMap { Key(stringValue: $0) } }
+  var allKeys: [Key] { row.statement.columnNames.compactMap { Key(stringValue: $0) } }
 
   func contains(_ key: Key) -> Bool {
-    (try? source.row.statement.columnIndex(named: key.stringValue)) != nil
+    (try? row.statement.columnIndex(named: key.stringValue)) != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    try source.row.isNull(at: source.columnIndex(named: key.stringValue))
+    try row.isNull(at: row.statement.columnIndex(named: key.stringValue))
   }
 
   /// Reads a standard type by the key's column name.
   @inline(__always)
   private func read<T: ColumnConvertible>(_ key: Key) throws -> T {
-    try source.row.value(at: source.columnIndex(named: key.stringValue))
+    try row.value(at: row.statement.columnIndex(named: key.stringValue))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
@@ -182,7 +160,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeColumn(type, row: source.row, index: source.columnIndex(named: key.stringValue), options: source.options)
+    try decodeColumn(type, row: row, index: row.statement.columnIndex(named: key.stringValue), options: options)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -197,7 +175,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
       "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON")
   }
 
-  func superDecoder() throws -> any Decoder { RowDecoding(source: source) }
+  func superDecoder() throws -> any Decoder { RowDecoding(row: row, options: options, codingPath: []) }
   func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }
 

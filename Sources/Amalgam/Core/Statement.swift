@@ -50,6 +50,9 @@ public final class Statement {
   /// When the statement cache last handed this statement out (the cache's clock), for evicting the least
   /// recently used. Only the owning connection's cache touches it, on the connection's thread.
   @exclusivity(unchecked) var cacheLastUse: UInt64 = 0
+  /// The sink ``StatementEncoder/encode(_:to:)`` reuses for this statement (nil while an encode uses
+  /// it). Only encodes into this statement touch it, on the statement's thread.
+  @exclusivity(unchecked) var spareEncoderSink: StatementSink?
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 

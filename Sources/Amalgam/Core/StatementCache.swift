@@ -77,11 +77,17 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/c_prepare_normalize.html>
   public func cachedStatement(sql: String) throws -> Statement {
+    let statement = try cachedStatementKeepingBindings(sql: sql)
+    try statement.clearBindings()
+    return statement
+  }
+
+  /// ``cachedStatement(sql:)`` without clearing the bindings, for a caller that binds every parameter
+  /// and clears the bindings when it is done (the everyday fetches and the records).
+  @usableFromInline
+  func cachedStatementKeepingBindings(sql: String) throws -> Statement {
     if let statement = statementCache.statement(for: sql) {
-      if !statement.isBusy {
-        try statement.clearBindings()
-        return statement
-      }
+      if !statement.isBusy { return statement }
       return try Statement(database: self, sql: sql)
     }
     let statement = try Statement(database: self, sql: sql, persistent: true, keepsDatabaseOpen: false)

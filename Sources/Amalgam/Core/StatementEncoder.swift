@@ -45,9 +45,17 @@ public struct StatementEncoder: Sendable {
   ///   ``DatabaseError/duplicateParameter(name:sql:)`` when two properties name one parameter.
   public func encode<T: Encodable>(_ value: T, to statement: Statement) throws {
     try statement.checkOpen()
-    let sink = StatementSink(statement: statement, options: self)
+    // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
+    // encode into the same statement (from inside a property's `encode(to:)`) finds none and makes its own.
+    let sink = statement.spareEncoderSink ?? StatementSink(statement: statement)
+    statement.spareEncoderSink = nil
+    sink.begin(options: self)
+    defer {
+      sink.end()
+      statement.spareEncoderSink = sink
+    }
     try value.encode(to: ParameterEncoding(sink: sink))
-    try sink.resolver.finish()
+    try sink.finish()
   }
 
   /// Converts a property value that is not one of the standard types to a database value.
@@ -104,22 +112,36 @@ extension ParameterSink {
 }
 
 /// Binds each property to the parameter of its name, and remembers which parameters got a value.
-private final class StatementSink: ParameterSink {
-  let statement: Statement
-  let options: StatementEncoder
-  /// Only this sink's encoding container reaches it, one property at a time: the runtime exclusivity
-  /// check would cost more than binding the property.
-  @exclusivity(unchecked) var resolver: NamedParameterResolver
+/// Reused from one encode to the next by its statement (``Statement/spareEncoderSink``); a container
+/// kept after its encode returned binds nothing (it throws).
+final class StatementSink: ParameterSink {
+  /// The statement that owns this sink. Unowned, since the statement holds the sink: it is read only
+  /// while an encode runs (`resolver` is set), and the encode holds the statement.
+  unowned(unsafe) let statement: Statement
+  private(set) var options = StatementEncoder()
+  /// The named parameters while an encode runs, nil between encodes. Only this sink's encoding
+  /// container reaches it, one property at a time: the runtime exclusivity check would cost more than
+  /// binding.
+  @exclusivity(unchecked) private var resolver: NamedParameterResolver?
 
-  init(statement: Statement, options: StatementEncoder) {
-    self.statement = statement
+  init(statement: Statement) { self.statement = statement }
+
+  func begin(options: StatementEncoder) {
     self.options = options
-    self.resolver = NamedParameterResolver(statement: statement)
+    resolver = NamedParameterResolver(statement: statement)
   }
 
+  func end() { resolver = nil }
+
+  /// Throws for the first parameter given no value.
+  func finish() throws { try resolver?.finish() }
+
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
+    guard resolver != nil else {
+      throw DatabaseError.codingFailed("StatementEncoder: an encoding container was used after its encode returned")
+    }
     // A property without a parameter is ignored: a statement may use only some of a type's properties.
-    guard let index = try resolver.resolveIfPresent(key) else { return }
+    guard let index = try resolver?.resolveIfPresent(key) else { return }
     try value.bind(to: statement, at: index)
   }
 }

@@ -61,6 +61,8 @@
   /// values its calls hand out.
   final class AuxiliaryFunction {
     let name: String
+    /// `name`, for each call's context.
+    let internedName: InternedName
     let body: (FTS5ExtensionAPI, FunctionArguments, FunctionContext) throws -> Void
     /// Each call's API view, arguments and context.
     let scope: CallbackScope
@@ -74,6 +76,7 @@
 
     init(name: String, body: @escaping (FTS5ExtensionAPI, FunctionArguments, FunctionContext) throws -> Void) {
       self.name = name
+      internedName = InternedName(name)
       self.body = body
       scope = CallbackScope()
       queryScope = CallbackScope()
@@ -94,7 +97,7 @@
         try function.body(
           FTS5ExtensionAPI(api: api, fts: fts, token: token, function: function),
           FunctionArguments(count: count, values: values, token: token),
-          FunctionContext(context, flags: [], name: function.name, token: token))
+          FunctionContext(context, flags: [], name: function.internedName, token: token))
       } catch {
         setFunctionError(error, on: context)
       }

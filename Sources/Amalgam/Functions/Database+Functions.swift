@@ -189,6 +189,8 @@ extension Database {
 /// A scalar function's closure: the user data SQLite holds for it.
 final class ScalarFunction {
   let name: String
+  /// `name`, for each call's context.
+  let internedName: InternedName
   let flags: FunctionFlags
   let body: (FunctionArguments, FunctionContext) throws -> Void
   /// The lifetime of each call's arguments and context.
@@ -196,6 +198,7 @@ final class ScalarFunction {
 
   init(name: String, flags: FunctionFlags, body: @escaping (FunctionArguments, FunctionContext) throws -> Void) {
     self.name = name
+    internedName = InternedName(name)
     self.flags = flags
     self.body = body
     scope = CallbackScope()
@@ -213,7 +216,7 @@ private func callScalarFunction(
     do {
       try function.body(
         FunctionArguments(count: count, values: values, token: token),
-        FunctionContext(context, flags: function.flags, name: function.name, token: token))
+        FunctionContext(context, flags: function.flags, name: function.internedName, token: token))
     } catch {
       setFunctionError(error, on: context)
     }

@@ -54,13 +54,17 @@ public struct FunctionContext {
   /// The flags the function was registered with.
   let flags: FunctionFlags
 
-  /// The function's SQL name, for error messages.
-  let name: String
+  /// The function's SQL name, for error messages: a pointer, so that making a context per call costs no
+  /// reference counting.
+  let internedName: InternedName
 
-  init(_ context: OpaquePointer, flags: FunctionFlags, name: String, token: CallbackToken) {
+  /// The function's SQL name.
+  var name: String { internedName.string }
+
+  init(_ context: OpaquePointer, flags: FunctionFlags, name: InternedName, token: CallbackToken) {
     self.context = context
     self.flags = flags
-    self.name = name
+    self.internedName = name
     self.token = token
   }
 
@@ -83,9 +87,16 @@ public struct FunctionContext {
   /// NULL). A NaN ``DatabaseValue/real(_:)`` becomes NULL, as everywhere in SQLite.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/result_blob.html>
+  @inlinable
   public func setResult(_ value: DatabaseValue) {
     guard token.isActive else { return }
-    setFunctionResult(value, on: context)
+    // Numbers and NULL inline, so that a caller passing `.integer(n)` calls SQLite directly.
+    switch value {
+    case .integer(let number): sqlite3_result_int64(context, number)
+    case .real(let number): sqlite3_result_double(context, number)
+    case .null: sqlite3_result_null(context)
+    case .text, .blob: setFunctionResult(value, on: context)
+    }
   }
 
   /// Sets the result to a BLOB of `count` zero bytes without allocating them in Swift
@@ -171,6 +182,7 @@ public struct FunctionContext {
 }
 
 /// Sets the result of `context` to `value` (shared by scalar, aggregate and window functions).
+@usableFromInline
 func setFunctionResult(_ value: DatabaseValue, on context: OpaquePointer) {
   switch value {
   case .null:

@@ -9,7 +9,9 @@ extension Database {
   /// the statement and clears its bindings afterwards.
   @usableFromInline
   func withStatement<R>(sql: String, arguments: StatementArguments?, _ body: (Statement) throws -> R) throws -> R {
-    let statement = try cachedStatement(sql: sql)
+    // Every caller binds all the statement's parameters (or throws), and the bindings are cleared on
+    // the way out, so there is nothing to clear on the way in.
+    let statement = try cachedStatementKeepingBindings(sql: sql)
     defer {
       sqlite3_reset(statement.sqliteHandle)
       sqlite3_clear_bindings(statement.sqliteHandle)

@@ -35,12 +35,13 @@ extension TableRecord {
 }
 
 /// The SQL that writes one record type, built once per type from the properties a value encodes.
-struct RecordLayout: Sendable {
-  var columns: [String]
-  var insertSQL: String
-  var upsertSQL: String
-  var updateSQL: String?
-  var deleteSQL: String
+/// A class, so that handing it out costs one reference count, not one per string.
+final class RecordLayout: Sendable {
+  let columns: [String]
+  let insertSQL: String
+  let upsertSQL: String
+  let updateSQL: String?
+  let deleteSQL: String
 
   init<R: TableRecord>(_ type: R.Type, columns: [String]) {
     self.columns = columns
@@ -81,6 +82,16 @@ struct RecordLayout: Sendable {
     return layout
   }
 
+  /// The layout of `R` as `database` last used it: a loop over one record type finds it without
+  /// taking the process-wide lock or hashing.
+  static func of<R: TableRecord>(_ value: R, encoder: StatementEncoder, in database: Database) throws -> RecordLayout {
+    let type = ObjectIdentifier(R.self)
+    if let memo = database.recordMemo.layout, memo.type == type { return memo.layout }
+    let layout = try of(value, encoder: encoder)
+    database.recordMemo.layout = (type, layout)
+    return layout
+  }
+
   /// A layout built from the properties `value` encodes, not cached.
   static func fresh<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
     RecordLayout(R.self, columns: try encoder.encode(value).keys.sorted())
@@ -88,10 +99,16 @@ struct RecordLayout: Sendable {
 }
 
 /// The SQL that reads, tests and deletes one record type by primary key.
-struct KeySQL: Sendable {
-  var select: String
-  var exists: String
-  var delete: String
+final class KeySQL: Sendable {
+  let select: String
+  let exists: String
+  let delete: String
+
+  init(select: String, exists: String, delete: String) {
+    self.select = select
+    self.exists = exists
+    self.delete = delete
+  }
 
   /// By record type.
   static let cache = LockedState<[ObjectIdentifier: KeySQL]>([:])
@@ -105,7 +122,7 @@ extension Database {
   private func write<R: TableRecord>(
     _ record: R, encoder: StatementEncoder, _ sql: (RecordLayout) throws -> String
   ) throws {
-    let layout = try RecordLayout.of(record, encoder: encoder)
+    let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
       try withStatement(sql: sql(layout), arguments: nil) { statement in
         try encoder.encode(record, to: statement)
@@ -148,7 +165,7 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
   public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
-    let layout = try RecordLayout.of(record, encoder: encoder)
+    let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     guard layout.updateSQL != nil else {
       // Only key columns: there is nothing to set; say whether the row exists.
       return try exists(R.self, key: primaryKeyValues(of: record, encoder: encoder))
@@ -249,6 +266,15 @@ extension Database {
 
   /// The SQL of the lookups by primary key of `R`, built once per type.
   private func keySQL<R: TableRecord>(_ type: R.Type) -> KeySQL {
+    let id = ObjectIdentifier(R.self)
+    if let memo = recordMemo.keySQL, memo.type == id { return memo.sql }
+    let sql = sharedKeySQL(R.self)
+    recordMemo.keySQL = (id, sql)
+    return sql
+  }
+
+  /// The SQL of the lookups by primary key of `R`, from the process-wide cache.
+  private func sharedKeySQL<R: TableRecord>(_ type: R.Type) -> KeySQL {
     if let sql = KeySQL.cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return sql }
     let table = SQLLiteral.quote(identifier: R.tableName)
     let condition = keyCondition(R.self)
@@ -265,7 +291,13 @@ extension Database {
   public func fetch<R: TableRecord>(
     _ type: R.Type, id: some ParameterBindable, decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    try fetch(type, key: [id], decoder: decoder)
+    // Binds the key straight to the statement: no array of boxed values per lookup.
+    try withStatement(sql: keySQL(R.self).select, arguments: nil) { statement in
+      guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
+      try id.bind(to: statement, at: 1)
+      guard let row = try statement.step() else { return nil }
+      return try decoder.decode(R.self, from: row)
+    }
   }
 
   /// The record whose primary key has the given values (in ``TableRecord/primaryKey`` order), or `nil`.
@@ -417,4 +449,12 @@ extension Database {
     try withStatement(sql: sql, arguments: condition.statementArguments()) { try $0.execute() }
     return changes
   }
+}
+
+/// The record SQL a connection used last, by record type: a loop over one record type (insert, then
+/// fetch by key) finds its SQL without the process-wide cache's lock and hashing. A `Database` is used
+/// by one thread at a time, so this needs no lock.
+struct RecordMemo {
+  var layout: (type: ObjectIdentifier, layout: RecordLayout)?
+  var keySQL: (type: ObjectIdentifier, sql: KeySQL)?
 }

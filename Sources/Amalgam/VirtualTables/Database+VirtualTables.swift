@@ -201,6 +201,8 @@ final class TableBox {
   let handle: OpaquePointer
   /// The module's name, for error messages and result contexts.
   let moduleName: String
+  /// `moduleName`, for the contexts of column reads.
+  let internedModuleName: InternedName
   /// The lifetime of the values the table's and its cursors' callbacks receive.
   let scope: CallbackScope
   /// Overloaded functions handed to SQLite by xFindFunction, by "name/argument count": SQLite holds
@@ -213,6 +215,7 @@ final class TableBox {
     transactional = table as? any TransactionalVirtualTableModule
     self.handle = handle
     self.moduleName = moduleName
+    internedModuleName = InternedName(moduleName)
     scope = CallbackScope()
   }
 }
@@ -220,23 +223,30 @@ final class TableBox {
 /// One open cursor; follows its `sqlite3_vtab_cursor` in memory, as ``TableBox`` does its table.
 final class CursorBox {
   let cursor: any VirtualTableCursor
+  /// Keeps the table (and so its scope) alive while the cursor is open.
   let table: TableBox
+  /// The table's scope's counters and the module's name, copied out of the table so that reading a
+  /// column (once per row and column) touches no reference count.
+  let scopeCell: UnsafeMutablePointer<CallbackScope.Cell>
+  let moduleName: InternedName
 
   init(cursor: any VirtualTableCursor, table: TableBox) {
     self.cursor = cursor
     self.table = table
+    scopeCell = table.scope.cell
+    moduleName = table.internedModuleName
   }
 }
 
 /// A function overload that a table returned from xFindFunction.
 final class OverloadBox {
   let function: VirtualTableFunction
-  let name: String
+  let name: InternedName
   let scope: CallbackScope
 
   init(function: VirtualTableFunction, name: String) {
     self.function = function
-    self.name = name
+    self.name = InternedName(name)
     scope = CallbackScope()
   }
 }
@@ -579,10 +589,9 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
 {
   guard let cursor, let context else { return SQLITE_MISUSE }
   return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
-    box.table.scope.run { token in
+    CallbackScope.run(cell: box.scopeCell) { token in
       do {
-        try box.cursor.column(
-          index, context: FunctionContext(context, flags: [], name: box.table.moduleName, token: token))
+        try box.cursor.column(index, context: FunctionContext(context, flags: [], name: box.moduleName, token: token))
         return SQLITE_OK
       } catch {
         setFunctionError(error, on: context)
