@@ -75,25 +75,20 @@ public final class Statement {
       throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: offset))
     }
     var handle: OpaquePointer?
-    var tailOffset = 0  // where the text after the first statement starts, in bytes
-    var failedInTail = false
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
     let box = database.connectionBox
     let rc = try box.withHandle { sqlite in
       sql.withCString { text in
         var tail: UnsafePointer<CChar>?
         let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
-        // Anything after the first statement must be empty, whitespace or comments.
+        // Anything after the first statement must be empty, whitespace or comments: SQLite prepares
+        // those to no statement. Anything else is a second statement, whether or not it compiles now (it
+        // may use a table the first one creates, which a "no such table" error would hide).
         guard rc == SQLITE_OK, let rest = tail, rest.pointee != 0 else { return rc }
-        tailOffset = text.distance(to: rest)
         var extra: OpaquePointer?
         let extraRC = sqlite3_prepare_v3(sqlite, rest, -1, 0, &extra, nil)
-        if extra != nil {
-          sqlite3_finalize(extra)
-          return SQLITE_MISUSE  // reported as multipleStatements below
-        }
-        failedInTail = extraRC != SQLITE_OK
-        return extraRC
+        sqlite3_finalize(extra)
+        return extra != nil || extraRC != SQLITE_OK ? SQLITE_MISUSE : SQLITE_OK  // MISUSE: multipleStatements below
       }
     }
     if rc == SQLITE_MISUSE, handle != nil {
@@ -101,11 +96,7 @@ public final class Statement {
       throw DatabaseError.multipleStatements(sql: sql)
     }
     guard rc == SQLITE_OK else {
-      var error = box.error(rc, sql: sql)
-      if failedInTail, let offset = error.offset {
-        // SQLite measured the offset from the start of the second statement.
-        error = SQLiteError(code: error.extendedCode, message: error.message, sql: sql, offset: offset + tailOffset)
-      }
+      let error = box.error(rc, sql: sql)
       sqlite3_finalize(handle)
       throw error
     }
