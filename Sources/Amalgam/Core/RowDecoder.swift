@@ -121,11 +121,28 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private let row: Row
   private let options: RowDecoder
+  /// The statement's column names, read once per row.
+  private let names: [String]
   var codingPath: [any CodingKey] { [] }
 
   init(row: Row, options: RowDecoder) {
     self.row = row
     self.options = options
+    names = row.statement.columnNames
+  }
+
+  /// The index of the column named `name`. Properties usually come in the columns' order, so the
+  /// column after the one found last (remembered by the statement) is compared first.
+  @inline(__always)
+  private func columnIndex(named name: String) throws -> Int {
+    let statement = row.statement
+    var guess = statement.lastColumnFoundByName &+ 1
+    if guess >= names.count { guess = 0 }
+    if guess >= 0 && guess < names.count && names[guess] == name {
+      statement.lastColumnFoundByName = guess
+      return guess
+    }
+    return try statement.columnIndex(named: name)
   }
 
   var allKeys: [Key] { row.statement.columnNames.compactMap { Key(stringValue: $0) } }
@@ -135,13 +152,13 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    try row.isNull(at: row.statement.columnIndex(named: key.stringValue))
+    try row.isNull(at: columnIndex(named: key.stringValue))
   }
 
   /// Reads a standard type by the key's column name.
   @inline(__always)
   private func read<T: ColumnConvertible>(_ key: Key) throws -> T {
-    try row.value(at: row.statement.columnIndex(named: key.stringValue))
+    try row.value(at: columnIndex(named: key.stringValue))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
@@ -160,7 +177,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeColumn(type, row: row, index: row.statement.columnIndex(named: key.stringValue), options: options)
+    try decodeColumn(type, row: row, index: columnIndex(named: key.stringValue), options: options)
   }
 
   func nestedContainer<NestedKey: CodingKey>(

@@ -40,7 +40,7 @@ public final class Statement {
 
   /// The position of the last column found by name, from which the next lookup starts: rows are
   /// usually read column after column, so the next name is usually the next column's.
-  @exclusivity(unchecked) private var lastColumnFoundByName = -1
+  @exclusivity(unchecked) var lastColumnFoundByName = -1
   /// The statement's column names, computed once.
   @exclusivity(unchecked) private var columnNamesCache: [String]?
   /// Column index by name, computed on the first lookup by name.
