@@ -1,3 +1,5 @@
+import AmalgamSQLite
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -30,7 +32,22 @@ public struct RowDecoder: Sendable {
 
   /// Decodes `type` from the current row.
   public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
-    try T(from: RowDecoding(row: row, options: self, codingPath: []))
+    let statement = row.statement
+    let scope: CallbackScope
+    if let existing = statement.decodingScope {
+      scope = existing
+    } else {
+      scope = CallbackScope()
+      statement.decodingScope = scope
+    }
+    let outerOptions = statement.decodingOptions
+    statement.decodingOptions = self
+    defer { statement.decodingOptions = outerOptions }
+    // The decoder and its containers hold the statement unretained, valid while this call runs: a
+    // container that `init(from:)` kept throws once the call has returned instead of reading.
+    return try scope.run { token in
+      try T(from: RowDecoding(statement: Unmanaged.passUnretained(statement), token: token))
+    }
   }
 
   /// Decodes a value stored in one column: ColumnConvertible types directly, others from JSON.
@@ -82,31 +99,41 @@ extension Statement {
   }
 }
 
-/// The `Decoder` over a statement's current row. Two words (the statement and the options), so passing
-/// it as `any Decoder` fits the existential's inline buffer and allocates nothing; the containers read
-/// the row through the statement, whose column lookup by name remembers where the last one was found
-/// (properties usually come in the columns' order).
+/// The `Decoder` over a statement's current row, during one ``RowDecoder/decode(_:from:)`` call. It
+/// and its keyed container hold no reference: the statement unretained and the call's token, checked
+/// before every use. So passing the decoder as `any Decoder` fits the existential's inline buffer, and
+/// the standard library's copy of the container for each property costs no reference counting.
 private struct RowDecoding: Decoder {
-  let statement: Statement
-  let options: RowDecoder
+  let statement: Unmanaged<Statement>
+  let token: CallbackToken
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
-    statement = row.statement
-    self.options = options
+  /// The statement, retained, after checking that the decode call is still running.
+  func checkedStatement() throws -> Statement {
+    try token.check("a RowDecoder's decoder")
+    return statement.takeUnretainedValue()
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(RowKeyedContainer<Key>(row: Row(statement: statement), options: options))
+    try token.check("a RowDecoder's decoder")
+    let handle = statement._withUnsafeGuaranteedRef { statement in
+      _ = statement.columnNames  // refreshes the name caches once per row (see columnIndexInCurrentRow)
+      return statement.sqliteHandle
+    }
+    return KeyedDecodingContainer(
+      RowKeyedContainer<Key>(statement: statement, handle: handle, token: token))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    RowUnkeyedContainer(row: Row(statement: statement), options: options, codingPath: codingPath)
+    let statement = try checkedStatement()
+    return RowUnkeyedContainer(
+      row: Row(statement: statement), options: statement.decodingOptions, codingPath: codingPath, parent: self)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    RowSingleValueContainer(row: Row(statement: statement), options: options, codingPath: codingPath)
+    let statement = try checkedStatement()
+    return RowSingleValueContainer(row: Row(statement: statement), options: statement.decodingOptions, codingPath: codingPath)
   }
 }
 
@@ -119,46 +146,60 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
 }
 
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  private let row: Row
-  private let options: RowDecoder
-  /// The statement's column names, read once per row.
-  private let names: [String]
+  /// Unretained: see ``RowDecoding``. Used only after `token` says the decode call is still running.
+  private let statement: Unmanaged<Statement>
+  private let handle: OpaquePointer
+  private let token: CallbackToken
   var codingPath: [any CodingKey] { [] }
 
-  init(row: Row, options: RowDecoder) {
-    self.row = row
-    self.options = options
-    names = row.statement.columnNames
+  init(statement: Unmanaged<Statement>, handle: OpaquePointer, token: CallbackToken) {
+    self.statement = statement
+    self.handle = handle
+    self.token = token
   }
 
-  /// The index of the column named `name`. Properties usually come in the columns' order, so the
-  /// column after the one found last (remembered by the statement) is compared first.
+  private func expired() -> DatabaseError {
+    .callbackValueExpired("a RowDecoder's keyed container, used after its decode returned")
+  }
+
+  /// Calls `body` with the statement's current row, after checking that the decode call still runs.
   @inline(__always)
-  private func columnIndex(named name: String) throws -> Int {
-    let statement = row.statement
-    var guess = statement.lastColumnFoundByName &+ 1
-    if guess >= names.count { guess = 0 }
-    if guess >= 0 && guess < names.count && names[guess] == name {
-      statement.lastColumnFoundByName = guess
-      return guess
-    }
-    return try statement.columnIndex(named: name)
+  private func withRow<R>(_ body: (borrowing Row) throws -> R) throws -> R {
+    guard token.isActive else { throw expired() }
+    return try statement._withUnsafeGuaranteedRef { try body(Row(statement: $0)) }
   }
 
-  var allKeys: [Key] { row.statement.columnNames.compactMap { Key(stringValue: $0) } }
+  /// The index of the column named `key`'s string value.
+  @inline(__always)
+  private func columnIndex(_ key: Key) throws -> Int {
+    try statement._withUnsafeGuaranteedRef { try $0.columnIndexInCurrentRow(named: key.stringValue) }
+  }
+
+  var allKeys: [Key] {
+    guard token.isActive else { return [] }
+    return statement._withUnsafeGuaranteedRef { $0.columnNames.compactMap { Key(stringValue: $0) } }
+  }
 
   func contains(_ key: Key) -> Bool {
-    (try? row.statement.columnIndex(named: key.stringValue)) != nil
+    guard token.isActive else { return false }
+    return (try? columnIndex(key)) != nil
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    try row.isNull(at: columnIndex(named: key.stringValue))
+    try withRow { row in try row.isNull(at: columnIndex(key)) }
   }
 
-  /// Reads a standard type by the key's column name.
+  /// Reads a standard type by the key's column name. 64-bit integers are read here, without making a
+  /// row; other types through ``Row/value(at:as:)``.
   @inline(__always)
   private func read<T: ColumnConvertible>(_ key: Key) throws -> T {
-    try row.value(at: columnIndex(named: key.stringValue))
+    guard token.isActive else { throw expired() }
+    let index = try columnIndex(key)
+    if T.self == Int64.self || (T.self == Int.self && Int.bitWidth == 64) {
+      let column = amalgam_column_integer(handle, Int32(truncatingIfNeeded: index))
+      if column.type == SQLITE_INTEGER { return unsafeBitCast(column.value, to: T.self) }
+    }
+    return try statement._withUnsafeGuaranteedRef { try Row(statement: $0).value(at: index) }
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
@@ -177,7 +218,9 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeColumn(type, row: row, index: columnIndex(named: key.stringValue), options: options)
+    try withRow { row in
+      try decodeColumn(type, row: Row(statement: row.statement), index: columnIndex(key), options: row.statement.decodingOptions)
+    }
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -192,7 +235,10 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
       "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON")
   }
 
-  func superDecoder() throws -> any Decoder { RowDecoding(row: row, options: options, codingPath: []) }
+  func superDecoder() throws -> any Decoder {
+    guard token.isActive else { throw expired() }
+    return RowDecoding(statement: statement, token: token)
+  }
   func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }
 
@@ -201,12 +247,15 @@ private struct RowUnkeyedContainer: UnkeyedDecodingContainer {
   let row: Row
   let options: RowDecoder
   let codingPath: [any CodingKey]
+  /// The decoder that made this container, handed out as its super decoder.
+  let parent: RowDecoding
   var currentIndex = 0
 
-  init(row: Row, options: RowDecoder, codingPath: [any CodingKey]) {
+  init(row: Row, options: RowDecoder, codingPath: [any CodingKey], parent: RowDecoding) {
     self.row = row
     self.options = options
     self.codingPath = codingPath
+    self.parent = parent
   }
 
   var count: Int? { row.count }
@@ -232,7 +281,10 @@ private struct RowUnkeyedContainer: UnkeyedDecodingContainer {
     throw DatabaseError.codingFailed("Nested containers are not supported in a row")
   }
 
-  mutating func superDecoder() throws -> any Decoder { RowDecoding(row: row, options: options, codingPath: codingPath) }
+  mutating func superDecoder() throws -> any Decoder {
+    try parent.token.check("a RowDecoder's unkeyed container")
+    return parent
+  }
 }
 
 /// The first column, for a type that decodes from a single value (`Int`, an enum, a wrapper).

@@ -53,6 +53,11 @@ public final class Statement {
   /// The sink ``StatementEncoder/encode(_:to:)`` reuses for this statement (nil while an encode uses
   /// it). Only encodes into this statement touch it, on the statement's thread.
   @exclusivity(unchecked) var spareEncoderSink: StatementSink?
+  /// The lifetime of the decoders and containers ``RowDecoder`` makes for this statement's rows (made on
+  /// the first decode): they hold the statement without a reference count and check their token first.
+  @exclusivity(unchecked) var decodingScope: CallbackScope?
+  /// The options of the decode running now (see ``RowDecoder/decode(_:from:)``).
+  @exclusivity(unchecked) var decodingOptions = RowDecoder()
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 
@@ -233,6 +238,22 @@ extension Statement {
     let index = try columnIndexByName?[name] ?? slowColumnIndex(named: name)
     lastColumnFoundByName = index
     return index
+  }
+
+  /// ``columnIndex(named:)`` for a caller that refreshed ``columnNames`` since the statement last
+  /// stepped (the decoder, once per row): compares the column after the last one found, without
+  /// re-checking whether SQLite re-prepared the statement.
+  @inline(__always)
+  func columnIndexInCurrentRow(named name: String) throws -> Int {
+    if let count = columnNamesCache?.count {
+      var guess = lastColumnFoundByName &+ 1
+      if guess >= count { guess = 0 }
+      if columnNamesCache?[guess] == name {
+        lastColumnFoundByName = guess
+        return guess
+      }
+    }
+    return try columnIndex(named: name)
   }
 
   private func slowColumnIndex(named name: String) throws -> Int {
@@ -462,7 +483,7 @@ extension Statement {
   /// After an error, the statement is reset and can run again.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
-  @inlinable
+  @inlinable @inline(__always)
   public func step() throws -> Row? {
     let rc = try connection.withHandle { _ in sqlite3_step(sqliteHandle) }
     if rc == SQLITE_ROW { return Row(statement: self) }

@@ -566,16 +566,16 @@ private func filterCursor(
   }
 }
 
+// The per-row callbacks (xNext, xEof, xColumn, xRowid) keep the error handling out of the closure that
+// borrows the box, so that the closure inlines and a row costs no reference counting.
+
 private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return SQLITE_MISUSE }
-  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
-    do {
-      try box.cursor.next()
-      return SQLITE_OK
-    } catch {
-      guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
-      return fail(vtab, error)
-    }
+  do {
+    try cursorBox(cursor)._withUnsafeGuaranteedRef { try $0.cursor.next() }
+    return SQLITE_OK
+  } catch {
+    return fail(cursor, error)
   }
 }
 
@@ -588,16 +588,16 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
   -> Int32
 {
   guard let cursor, let context else { return SQLITE_MISUSE }
-  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
-    CallbackScope.run(cell: box.scopeCell) { token in
-      do {
+  do {
+    try cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+      try CallbackScope.run(cell: box.scopeCell) { token in
         try box.cursor.column(index, context: FunctionContext(context, flags: [], name: box.moduleName, token: token))
-        return SQLITE_OK
-      } catch {
-        setFunctionError(error, on: context)
-        return resultCode(error)
       }
     }
+    return SQLITE_OK
+  } catch {
+    setFunctionError(error, on: context)
+    return resultCode(error)
   }
 }
 
@@ -605,15 +605,19 @@ private func readRowid(
   _ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ rowid: UnsafeMutablePointer<sqlite3_int64>?
 ) -> Int32 {
   guard let cursor, let rowid else { return SQLITE_MISUSE }
-  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
-    do {
-      rowid.pointee = try box.cursor.rowid()
-      return SQLITE_OK
-    } catch {
-      guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
-      return fail(vtab, error)
-    }
+  do {
+    rowid.pointee = try cursorBox(cursor)._withUnsafeGuaranteedRef { try $0.cursor.rowid() }
+    return SQLITE_OK
+  } catch {
+    return fail(cursor, error)
   }
+}
+
+/// Makes `error` the cursor's table's error message and returns its result code.
+@inline(never)
+private func fail(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>, _ error: any Error) -> Int32 {
+  guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
+  return fail(vtab, error)
 }
 
 // MARK: - Values of virtual-table callbacks

@@ -97,4 +97,38 @@ import Testing
       _ = try db.fetchOne(Z.self, sql: "SELECT x, y FROM t")
     }
   }
+
+  /// Keeps its keyed decoding container after decoding.
+  final class DecodingKeeper: @unchecked Sendable {  // written by one test only, on its thread
+    var container: KeyedDecodingContainer<KeptDecodable.CodingKeys>?
+  }
+
+  struct KeptDecodable: Decodable {
+    var x: Int
+    enum CodingKeys: String, CodingKey { case x }
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      x = try container.decode(Int.self, forKey: .x)
+      CodableReuseTests.lastContainer.container = container
+    }
+  }
+
+  nonisolated(unsafe) static let lastContainer = DecodingKeeper()
+
+  @Test func aDecodingContainerKeptAfterItsDecodeThrowsEvenAfterItsStatementIsGone() throws {
+    do {
+      let db = try Database()
+      try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (41)")
+      #expect(try db.fetchOne(KeptDecodable.self, sql: "SELECT x FROM t")?.x == 41)
+      try db.close()
+    }
+    // The database and its statements are released; the kept container must not read them.
+    let kept = try #require(Self.lastContainer.container)
+    #expect(throws: DatabaseError.self) { _ = try kept.decode(Int.self, forKey: .x) }
+    #expect(throws: DatabaseError.self) { _ = try kept.decode(String.self, forKey: .x) }
+    #expect(throws: DatabaseError.self) { _ = try kept.decodeNil(forKey: .x) }
+    #expect(!kept.contains(.x))
+    #expect(kept.allKeys.isEmpty)
+    #expect(throws: DatabaseError.self) { _ = try kept.superDecoder() }
+  }
 }
