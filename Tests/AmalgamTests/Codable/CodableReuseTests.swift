@@ -113,7 +113,7 @@ import Testing
     }
   }
 
-  nonisolated(unsafe) static let lastContainer = DecodingKeeper()
+  static let lastContainer = DecodingKeeper()
 
   @Test func aDecodingContainerKeptAfterItsDecodeThrowsEvenAfterItsStatementIsGone() throws {
     do {
