@@ -28,9 +28,13 @@ public struct RowDecoder: Sendable {
     self.dateFormat = dateFormat
   }
 
-  /// Decodes `type` from the current row.
+  /// Decodes `type` from the current row. A ``ColumnConvertible`` type (`Int`, `String`, `Date`,
+  /// `Data`, `URL`, `Decimal`, ...) reads the first column, as a property of that type would.
   public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
-    try T(from: RowDecoding(row: row, options: self, codingPath: []))
+    // Not through the type's own Codable form, which is not how the database stores it: a `Date`
+    // decodes seconds since 2001, `Data` an array of bytes, `URL` and `Decimal` keyed containers.
+    if T.self is any ColumnConvertible.Type { return try decodeColumn(type, row: row, index: 0, options: self) }
+    return try T(from: RowDecoding(row: row, options: self, codingPath: []))
   }
 
   /// Decodes a value stored in one column: ColumnConvertible types directly, others from JSON.
