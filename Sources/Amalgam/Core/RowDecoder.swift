@@ -42,6 +42,10 @@ public struct RowDecoder: Sendable {
     if T.self == Date.self, let date = try Date(databaseValue: value, format: dateFormat) as? T {
       return date
     }
+    if T.self == Date?.self {
+      let date = value.isNull ? nil : try Date(databaseValue: value, format: dateFormat)
+      if let date = date as? T { return date }
+    }
     if let convertible = T.self as? any ColumnConvertible.Type {
       if let decoded = try convertible.init(databaseValue: value) as? T { return decoded }
     }
@@ -142,7 +146,8 @@ private struct RowDecoding: Decoder {
 
 /// Reads column `index` of `row` as `T`, through the fast column path where `T` has one.
 private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, options: RowDecoder) throws -> T {
-  if T.self != Date.self, let convertible = T.self as? any ColumnConvertible.Type {
+  // Dates, optional or not, read numbers in the decoder's format.
+  if T.self != Date.self, T.self != Date?.self, let convertible = T.self as? any ColumnConvertible.Type {
     if let value = try row.value(at: index, as: convertible) as? T { return value }
   }
   return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))

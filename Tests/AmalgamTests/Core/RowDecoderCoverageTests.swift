@@ -167,6 +167,16 @@ private func decodeFirst<T: Decodable>(
     #expect(
       try decodeFirst(Date.self, "SELECT 2440588.5", using: RowDecoder(dateFormat: .julianDay))
         == Date(timeIntervalSince1970: 86_400))
+    // Optional dates too, at the top level and in columns read in order.
+    let julian = RowDecoder(dateFormat: .julianDay)
+    #expect(try decodeFirst(Date?.self, "SELECT 2440588.5", using: julian) == Date(timeIntervalSince1970: 86_400))
+    #expect(try decodeFirst(Date?.self, "SELECT NULL", using: julian) == .some(nil))
+    #expect(
+      try decodeFirst([Date?].self, "SELECT 2440588.5, NULL", using: julian) == [
+        Date(timeIntervalSince1970: 86_400), nil,
+      ])
+    #expect(
+      try decodeFirst([Date?].self, "SELECT NULL, '1970-01-02 00:00:00'") == [nil, Date(timeIntervalSince1970: 86_400)])
     #expect(try decodeFirst(Data.self, "SELECT x'0102', x'03'") == Data([1, 2]))
     #expect(try decodeFirst(URL.self, "SELECT 'https://sqlite.org/'") == URL(string: "https://sqlite.org/"))
     #expect(try decodeFirst(Decimal.self, "SELECT '0.1'") == Decimal(string: "0.1"))
