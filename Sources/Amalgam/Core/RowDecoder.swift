@@ -30,9 +30,23 @@ public struct RowDecoder: Sendable {
     self.dateFormat = dateFormat
   }
 
-  /// Decodes `type` from the current row.
+  /// Decodes `type` from the current row. A ``ColumnConvertible`` type (`Int`, `String`, `Date`,
+  /// `Data`, `URL`, `Decimal`, ...) reads the first column, as a property of that type would.
   public func decode<T: Decodable>(_ type: T.Type, from row: Row) throws -> T {
     let statement = row.statement
+    // Not through the type's own Codable form, which is not how the database stores it: a `Date`
+    // decodes seconds since 2001, `Data` an array of bytes, `URL` and `Decimal` keyed containers.
+    // (The conformance test is remembered per statement: it is a runtime lookup, and a fetch decodes
+    // one type row after row.)
+    let typeID = ObjectIdentifier(T.self)
+    let isColumn: Bool
+    if let memo = statement.decodedTypeMemo, memo.type == typeID {
+      isColumn = memo.isColumnConvertible
+    } else {
+      isColumn = T.self is any ColumnConvertible.Type
+      statement.decodedTypeMemo = (typeID, isColumn)
+    }
+    if isColumn { return try decodeColumn(type, row: row, index: 0, options: self) }
     let scope: CallbackScope
     if let existing = statement.decodingScope {
       scope = existing
@@ -54,6 +68,10 @@ public struct RowDecoder: Sendable {
   func decodeValue<T: Decodable>(_ type: T.Type, from value: DatabaseValue, column: String) throws -> T {
     if T.self == Date.self, let date = try Date(databaseValue: value, format: dateFormat) as? T {
       return date
+    }
+    if T.self == Date?.self {
+      let date = value.isNull ? nil : try Date(databaseValue: value, format: dateFormat)
+      if let date = date as? T { return date }
     }
     if let convertible = T.self as? any ColumnConvertible.Type {
       if let decoded = try convertible.init(databaseValue: value) as? T { return decoded }
@@ -139,7 +157,8 @@ private struct RowDecoding: Decoder {
 
 /// Reads column `index` of `row` as `T`, through the fast column path where `T` has one.
 private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, options: RowDecoder) throws -> T {
-  if T.self != Date.self, let convertible = T.self as? any ColumnConvertible.Type {
+  // Dates, optional or not, read numbers in the decoder's format.
+  if T.self != Date.self, T.self != Date?.self, let convertible = T.self as? any ColumnConvertible.Type {
     if let value = try row.value(at: index, as: convertible) as? T { return value }
   }
   return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))

@@ -198,7 +198,12 @@ extension Float: ParameterBindable, ColumnConvertible {
   /// Reads REAL or INTEGER, rounded to the nearest `Float`; an infinite REAL reads as an infinity, and a
   /// finite value too large for `Float` throws rather than becoming one.
   public init(databaseValue: DatabaseValue) throws {
-    let double = try Double(databaseValue: databaseValue)
+    let double: Double
+    switch databaseValue {
+    case .real(let real): double = real
+    case .integer(let integer): double = Double(integer)
+    default: throw DatabaseError.cannotConvert(databaseValue, to: Float.self)
+    }
     let value = Float(double)
     if value.isInfinite && double.isFinite {
       throw DatabaseError.cannotConvert(databaseValue, to: Float.self, "\(double) is outside Float's range")

@@ -56,6 +56,9 @@ public final class Statement {
   /// The lifetime of the decoders and containers ``RowDecoder`` makes for this statement's rows (made on
   /// the first decode): they hold the statement without a reference count and check their token first.
   @exclusivity(unchecked) var decodingScope: CallbackScope?
+  /// The type ``RowDecoder/decode(_:from:)`` last decoded from this statement's rows, and whether it
+  /// is ``ColumnConvertible``.
+  @exclusivity(unchecked) var decodedTypeMemo: (type: ObjectIdentifier, isColumnConvertible: Bool)?
   /// The options of the decode running now (see ``RowDecoder/decode(_:from:)``).
   @exclusivity(unchecked) var decodingOptions = RowDecoder()
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).

@@ -30,7 +30,9 @@ extension Row {
     _ type: T.Type = T.self, columns: Range<Int>, using decoder: RowDecoder = RowDecoder()
   ) throws -> T {
     guard columns.lowerBound >= 0, columns.upperBound <= count else {
-      throw DatabaseError.columnIndexOutOfRange(index: columns.upperBound - 1, count: count)
+      // The first position of the range that is not a column of the row.
+      let outside = columns.lowerBound < 0 ? columns.lowerBound : max(columns.lowerBound, count)
+      throw DatabaseError.columnIndexOutOfRange(index: outside, count: count)
     }
     return try T(from: ScopedDecoding(row: self, scope: .range(columns), options: decoder))
   }
