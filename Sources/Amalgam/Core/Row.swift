@@ -29,7 +29,7 @@ public struct Row {
   /// The number of columns.
   public let count: Int
 
-  @usableFromInline
+  @inlinable
   init(statement: Statement) {
     self.statement = statement
     self.sqliteHandle = statement.sqliteHandle

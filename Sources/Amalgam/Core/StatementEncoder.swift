@@ -33,7 +33,9 @@ public struct StatementEncoder: Sendable {
   /// The value's properties as database values, by property name.
   public func encode<T: Encodable>(_ value: T) throws -> [String: DatabaseValue] {
     let sink = DictionarySink(options: self)
-    try value.encode(to: ParameterEncoding(sink: sink))
+    try sink.scope.run { token in
+      try value.encode(to: ParameterEncoding(sink: .passUnretained(sink), token: token))
+    }
     return sink.values
   }
 
@@ -54,7 +56,9 @@ public struct StatementEncoder: Sendable {
       sink.end()
       statement.spareEncoderSink = sink
     }
-    try value.encode(to: ParameterEncoding(sink: sink))
+    try sink.scope.run { token in
+      try value.encode(to: ParameterEncoding(sink: .passUnretained(sink), token: token))
+    }
     try sink.finish()
   }
 
@@ -94,6 +98,9 @@ extension Statement {
 /// to one place.
 private protocol ParameterSink: AnyObject {
   var options: StatementEncoder { get }
+  /// The lifetime of the encoders and containers made for this sink's encodes, which hold the sink
+  /// unretained.
+  var scope: CallbackScope { get }
   /// Stores a value of a type that binds itself (numbers, text, blobs, ...).
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws
 }
@@ -119,6 +126,7 @@ final class StatementSink: ParameterSink {
   /// while an encode runs (`resolver` is set), and the encode holds the statement.
   unowned(unsafe) let statement: Statement
   private(set) var options = StatementEncoder()
+  let scope = CallbackScope()
   /// The named parameters while an encode runs, nil between encodes. Only this sink's encoding
   /// container reaches it, one property at a time: the runtime exclusivity check would cost more than
   /// binding.
@@ -149,6 +157,7 @@ final class StatementSink: ParameterSink {
 /// Collects the properties as database values by name.
 private final class DictionarySink: ParameterSink {
   let options: StatementEncoder
+  let scope = CallbackScope()
   var values: [String: DatabaseValue] = [:]
 
   init(options: StatementEncoder) { self.options = options }
@@ -158,14 +167,18 @@ private final class DictionarySink: ParameterSink {
   }
 }
 
-/// The `Encoder`; one reference wide, so passing it as `any Encoder` allocates nothing.
+/// The `Encoder`. It and its keyed container hold the sink unretained with the encode call's token,
+/// checked before every use (the callback-values mechanism, ``CallbackScope``): three words, so passing
+/// the encoder as `any Encoder` allocates nothing, and the standard library's copy of the container for
+/// every property costs no reference counting. A container kept after its encode returned throws.
 private struct ParameterEncoding<Sink: ParameterSink>: Encoder {
-  let sink: Sink
+  let sink: Unmanaged<Sink>
+  let token: CallbackToken
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink))
+    KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink, token: token))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -221,45 +234,63 @@ private struct IgnoredContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 /// `encodeIfPresent` would skip them, leaving the parameter unbound). Standard types bind directly,
 /// without a dynamic cast.
 private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEncodingContainerProtocol {
-  let sink: Sink
+  /// Unretained: see ``ParameterEncoding``. Used only while `token` says the encode call is running.
+  let sink: Unmanaged<Sink>
+  let token: CallbackToken
   var codingPath: [any CodingKey] { [] }
 
-  mutating func encodeNil(forKey key: Key) throws { try sink.store(DatabaseValue.null, forKey: key.stringValue) }
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try sink.storeEncodable(value, forKey: key.stringValue)
+  private static var expired: DatabaseError {
+    .callbackValueExpired("a StatementEncoder's keyed container, used after its encode returned")
   }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: String, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Double, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+
+  @inline(__always)
+  private func store<Value: ParameterBindable>(_ value: Value, _ key: Key) throws {
+    guard token.isActive else { throw Self.expired }
+    try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key.stringValue) }
+  }
+
+  @inline(__always)
+  private func storeEncodable<Value: Encodable>(_ value: Value, _ key: Key) throws {
+    guard token.isActive else { throw Self.expired }
+    try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: key.stringValue) }
+  }
+
+  mutating func encodeNil(forKey key: Key) throws { try store(DatabaseValue.null, key) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try storeEncodable(value, key)
+  }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: String, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { try store(value, key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { try store(value, key) }
 
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-    if let value { try sink.storeEncodable(value, forKey: key.stringValue) } else { try encodeNil(forKey: key) }
+    if let value { try storeEncodable(value, key) } else { try encodeNil(forKey: key) }
   }
-  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
-  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try sink.store(value, forKey: key.stringValue) }
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try store(value, key) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try store(value, key) }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -267,6 +298,7 @@ private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEnc
     KeyedEncodingContainer(IgnoredContainer<NestedKey>())
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { PositionalFailure() }
-  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink) }
-  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink) }
+  // A super encoder made after the call returned fails on first use, as this container does.
+  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink, token: token) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink, token: token) }
 }

@@ -223,6 +223,9 @@ final class TableBox {
 /// One open cursor; follows its `sqlite3_vtab_cursor` in memory, as ``TableBox`` does its table.
 final class CursorBox {
   let cursor: any VirtualTableCursor
+  /// The cursor again when it is a class instance (the usual case): a call through a class-bound
+  /// existential reads the reference directly, without projecting the existential's buffer.
+  let object: (any VirtualTableCursor & AnyObject)?
   /// Keeps the table (and so its scope) alive while the cursor is open.
   let table: TableBox
   /// The table's scope's counters and the module's name, copied out of the table so that reading a
@@ -232,6 +235,7 @@ final class CursorBox {
 
   init(cursor: any VirtualTableCursor, table: TableBox) {
     self.cursor = cursor
+    object = cursor as? any VirtualTableCursor & AnyObject
     self.table = table
     scopeCell = table.scope.cell
     moduleName = table.internedModuleName
@@ -572,7 +576,9 @@ private func filterCursor(
 private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return SQLITE_MISUSE }
   do {
-    try cursorBox(cursor)._withUnsafeGuaranteedRef { try $0.cursor.next() }
+    try cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+      if let object = box.object { try object.next() } else { try box.cursor.next() }
+    }
     return SQLITE_OK
   } catch {
     return fail(cursor, error)
@@ -581,7 +587,10 @@ private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> In
 
 private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return 1 }
-  return cursorBox(cursor)._withUnsafeGuaranteedRef { $0.cursor.eof ? 1 : 0 }
+  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    if let object = box.object { return object.eof ? 1 : 0 }
+    return box.cursor.eof ? 1 : 0
+  }
 }
 
 private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ context: OpaquePointer?, _ index: Int32)
@@ -591,7 +600,12 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
   do {
     try cursorBox(cursor)._withUnsafeGuaranteedRef { box in
       try CallbackScope.run(cell: box.scopeCell) { token in
-        try box.cursor.column(index, context: FunctionContext(context, flags: [], name: box.moduleName, token: token))
+        let context = FunctionContext(context, flags: [], name: box.moduleName, token: token)
+        if let object = box.object {
+          try object.column(index, context: context)
+        } else {
+          try box.cursor.column(index, context: context)
+        }
       }
     }
     return SQLITE_OK
