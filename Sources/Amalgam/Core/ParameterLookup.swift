@@ -46,14 +46,17 @@ final class ParameterLookup {
 
   /// The 1-based index of `name`, or `nil` when no parameter has it. `hint` is the 1-based index to
   /// try first: pass the index found last plus one.
+  @inline(__always)
   func index(of name: String, hint: Int32) -> Int32? {
     let position = Int(hint) - 1
     // Bare names first: a `Codable` key or a dictionary key usually comes without its prefix.
     if position >= 0, position < names.count, bareNames[position] == name || names[position] == name {
       return hint
     }
-    return table[name]
+    return hashedIndex(of: name)
   }
+
+  private func hashedIndex(of name: String) -> Int32? { table[name] }
 }
 
 /// The set of parameter indexes bound so far: a bit mask for up to 64 parameters, a `Set` beyond.
@@ -68,6 +71,7 @@ struct ParameterSet {
   }
 
   /// Inserts `index` (1-based); false if it was already there.
+  @inline(__always)
   mutating func insert(_ index: Int32) -> Bool {
     if large != nil {
       guard large?.insert(index).inserted == true else { return false }
@@ -107,6 +111,7 @@ struct NamedParameterResolver {
   /// statement has none.
   ///
   /// - Throws: ``DatabaseError/duplicateParameter(name:sql:)`` if it was already given a value.
+  @inline(__always)
   mutating func resolveIfPresent(_ name: String) throws -> Int32? {
     guard let index = lookup.index(of: name, hint: hint) else { return nil }
     guard bound.insert(index) else { throw DatabaseError.duplicateParameter(name: name, sql: statement.sql) }
