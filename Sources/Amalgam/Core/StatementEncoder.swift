@@ -122,9 +122,9 @@ extension ParameterSink {
 /// Reused from one encode to the next by its statement (``Statement/spareEncoderSink``); a container
 /// kept after its encode returned binds nothing (it throws).
 final class StatementSink: ParameterSink {
-  /// The statement that owns this sink. Unowned, since the statement holds the sink: it is read only
+  /// The statement that owns this sink. Unretained, since the statement holds the sink: it is used only
   /// while an encode runs (`resolver` is set), and the encode holds the statement.
-  unowned(unsafe) let statement: Statement
+  let statement: Unmanaged<Statement>
   private(set) var options = StatementEncoder()
   let scope = CallbackScope()
   /// The named parameters while an encode runs, nil between encodes. Only this sink's encoding
@@ -132,11 +132,11 @@ final class StatementSink: ParameterSink {
   /// binding.
   @exclusivity(unchecked) private var resolver: NamedParameterResolver?
 
-  init(statement: Statement) { self.statement = statement }
+  init(statement: Statement) { self.statement = .passUnretained(statement) }
 
   func begin(options: StatementEncoder) {
     self.options = options
-    resolver = NamedParameterResolver(statement: statement)
+    resolver = NamedParameterResolver(statement: statement.takeUnretainedValue())
   }
 
   func end() { resolver = nil }
@@ -150,7 +150,7 @@ final class StatementSink: ParameterSink {
     }
     // A property without a parameter is ignored: a statement may use only some of a type's properties.
     guard let index = try resolver?.resolveIfPresent(key) else { return }
-    try value.bind(to: statement, at: index)
+    try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
   }
 }
 

@@ -571,8 +571,10 @@ private func filterCursor(
 }
 
 // The per-row callbacks (xNext, xEof, xColumn, xRowid) keep the error handling out of the closure that
-// borrows the box, so that the closure inlines and a row costs no reference counting.
+// borrows the box, so that the closure inlines and a row costs no reference counting; each inlines into
+// the C-convention thunk that SQLite calls.
 
+@inline(__always)
 private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return SQLITE_MISUSE }
   do {
@@ -585,6 +587,7 @@ private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> In
   }
 }
 
+@inline(__always)
 private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return 1 }
   return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
@@ -593,6 +596,7 @@ private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> In
   }
 }
 
+@inline(__always)
 private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ context: OpaquePointer?, _ index: Int32)
   -> Int32
 {
@@ -615,6 +619,7 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
   }
 }
 
+@inline(__always)
 private func readRowid(
   _ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ rowid: UnsafeMutablePointer<sqlite3_int64>?
 ) -> Int32 {

@@ -71,7 +71,7 @@ int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int
 /// Returns 1 when this call claimed the connection (release it afterwards), 0 when the calling thread
 /// already holds it (a nested call, such as a query run from inside a row callback), and -1 when another
 /// thread holds it.
-static inline int amalgam_claim(uintptr_t *owner) {
+static inline __attribute__((always_inline)) int amalgam_claim(uintptr_t *owner) {
   uintptr_t me = (uintptr_t)pthread_self();
   uintptr_t expected = 0;
   if (__atomic_compare_exchange_n(owner, &expected, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return 1;
@@ -79,18 +79,19 @@ static inline int amalgam_claim(uintptr_t *owner) {
 }
 
 /// Releases a connection claimed by amalgam_claim.
-static inline void amalgam_release(uintptr_t *owner) {
+static inline __attribute__((always_inline)) void amalgam_release(uintptr_t *owner) {
   __atomic_store_n(owner, (uintptr_t)0, __ATOMIC_RELEASE);
 }
 
 /// Reads and writes a callback's call counter (Sources/Amalgam/Core/CallbackScope.swift). Relaxed atomics
 /// compile to plain loads and stores; they only make a kept value's check from another thread well
-/// defined (it then sees a stale number, never a torn one).
-static inline uint64_t amalgam_load_relaxed(const uint64_t *cell) {
+/// defined (it then sees a stale number, never a torn one). These helpers run on every callback and
+/// every row; `always_inline` keeps Swift's optimizer from calling them out of line.
+static inline __attribute__((always_inline)) uint64_t amalgam_load_relaxed(const uint64_t *cell) {
   return __atomic_load_n(cell, __ATOMIC_RELAXED);
 }
 
-static inline void amalgam_store_relaxed(uint64_t *cell, uint64_t value) {
+static inline __attribute__((always_inline)) void amalgam_store_relaxed(uint64_t *cell, uint64_t value) {
   __atomic_store_n(cell, value, __ATOMIC_RELAXED);
 }
 
