@@ -18,6 +18,8 @@ import AmalgamSQLite
 /// - Other values (nested structs, arrays, dictionaries) are stored as JSON text in one column; enums
 ///   and single-value wrappers read the column's value itself.
 /// - A non-optional property with no column throws ``DatabaseError/noSuchColumn(name:available:)``.
+/// - The decoder and containers a type's `init(from:)` receives are valid during that call only, as
+///   callback values are: one kept and used later throws ``DatabaseError/callbackValueExpired(_:)``.
 ///
 /// Related SQLite documentation: <https://sqlite.org/json1.html>
 public struct RowDecoder: Sendable {

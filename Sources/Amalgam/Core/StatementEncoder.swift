@@ -19,6 +19,8 @@
 /// - Other values (nested structs, arrays, dictionaries) are stored as JSON text; enums and
 ///   single-value wrappers store their single value.
 /// - Every parameter of the statement needs a property; properties without a parameter are ignored.
+/// - The encoder and containers a type's `encode(to:)` receives are valid during that call only: one
+///   kept and used later throws ``DatabaseError/callbackValueExpired(_:)``.
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 public struct StatementEncoder: Sendable {
