@@ -571,8 +571,9 @@ private func filterCursor(
 }
 
 // The per-row callbacks (xNext, xEof, xColumn, xRowid) keep the error handling out of the closure that
-// borrows the box, so that the closure inlines and a row costs no reference counting; each inlines into
-// the C-convention thunk that SQLite calls.
+// borrows the box, so that the closure inlines and a row costs no reference counting. xNext and xEof
+// inline into the C-convention thunk that SQLite calls; xColumn does not (inlined, its callback-counter
+// updates were compiled as calls, which cost more than the thunk's call).
 
 @inline(__always)
 private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
@@ -596,7 +597,6 @@ private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> In
   }
 }
 
-@inline(__always)
 private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ context: OpaquePointer?, _ index: Int32)
   -> Int32
 {
