@@ -58,7 +58,7 @@ func virtualTableWorkloads() -> [Workload] {
           try db.addModule("swift_series", type: BenchSeries.self)
           let statement = try db.prepare(sql: "SELECT value FROM swift_series(1, 1000000)")
           var sum = 0
-          while let row = try statement.step() { sum &+= try row.value(at: 0) as Int }
+          try statement.results { row in sum &+= try row.value(at: 0) as Int }
           return sum
         }))
   #endif

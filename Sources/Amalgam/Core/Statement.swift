@@ -514,11 +514,33 @@ extension Statement {
   /// Calls `body` with each row, then resets the statement. An error from SQLite or from `body`
   /// stops the iteration and is thrown.
   ///
+  /// The fastest way to scan: the connection is claimed for this thread once for the whole scan rather
+  /// than once per row, and one ``Row`` serves every row (it reads the current row), so a row costs no
+  /// atomic operation beyond SQLite's own. `body` may use the database (nested queries); closing it from
+  /// `body` ends the scan with ``DatabaseError/databaseClosed``.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @inlinable
   public func results(_ body: (Row) throws -> Void) throws {
     defer { sqlite3_reset(sqliteHandle) }
-    while let row = try step() { try body(row) }
+    try connection.withHandle { _ in
+      var row: Row?
+      while true {
+        // `body` may have closed the database: a closed connection's statements must not step.
+        guard connection.handle != nil else { throw DatabaseError.databaseClosed }
+        let rc = sqlite3_step(sqliteHandle)
+        if rc == SQLITE_ROW {
+          // Made after the first step: a re-prepare (after a schema change) happens there and may change
+          // the number of columns; later steps never re-prepare.
+          if row == nil { row = Row(statement: self) }
+          if let row { try body(row) }
+        } else if rc == SQLITE_DONE {
+          return
+        } else {
+          throw stepFailed(rc)
+        }
+      }
+    }
   }
 
   /// Resets the statement so it can run again; bindings are kept (`sqlite3_reset`).
