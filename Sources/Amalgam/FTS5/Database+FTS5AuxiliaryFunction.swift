@@ -98,6 +98,7 @@
       } catch {
         setFunctionError(error, on: context)
       }
+      failIfOutOfMemory(token, on: context)
     }
   }
 #endif

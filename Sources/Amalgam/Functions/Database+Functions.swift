@@ -217,6 +217,7 @@ private func callScalarFunction(
     } catch {
       setFunctionError(error, on: context)
     }
+    failIfOutOfMemory(token, on: context)
   }
 }
 
