@@ -303,9 +303,9 @@ public final class Database {
   /// handlers), also while statements are alive, so that a closure that captures a statement of its own
   /// database does not keep both alive; once `close()` returns, none of them is called again (the
   /// rollback hook is called for the rollback of an open transaction during `close()`, not for one
-  /// that SQLite makes when the last statement goes). A function or collation that a running statement
-  /// still uses (a statement stepped but not yet finished) stays with SQLite until that statement is
-  /// released.
+  /// that SQLite makes when the last statement goes). While a statement is running (stepped but neither
+  /// finished nor reset), SQLite refuses to delete functions and collations: those closures stay with
+  /// SQLite, never called, until the last statement is released.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
   public func close() throws {
@@ -626,8 +626,8 @@ final class Connection {
   /// so that none can be called once the handle has become a zombie kept by live statements (whose
   /// finalization can roll back, commit or report a profile event): hooks and handlers are unregistered,
   /// functions and collations deleted, which makes SQLite call their `xDestroy` and release their boxes.
-  /// SQLite refuses to delete a function or collation while a statement runs (`SQLITE_BUSY`): that one
-  /// stays with SQLite until the zombie closes, and is never called meanwhile, since every Swift entry
+  /// SQLite refuses to delete functions and collations while any statement runs (`SQLITE_BUSY`): those
+  /// stay with SQLite until the zombie closes, and are never called meanwhile, since every Swift entry
   /// point refuses a closed connection. The trace handler keeps only the close event, which
   /// `sqlite3_close_v2` reports before it returns.
   func unregisterCallbacks(_ handle: OpaquePointer) {
