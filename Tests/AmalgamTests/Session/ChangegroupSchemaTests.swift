@@ -72,6 +72,22 @@
       #expect(insert.newValues == [.integer(9), .text("nub"), .real(0.5), .null, .integer(7)])
     }
 
+    /// Scripts/fuzz/Corpus/fuzz-changeset/sqlite-invert-negative-length without its 8 header bytes: a
+    /// record whose TEXT length overflows to a negative size. SQLite 3.53.4's sqlite3changeset_invert
+    /// moved its read position before the buffer and crashed; `inverted()` now throws SQLITE_CORRUPT.
+    @Test func invertingARecordWithANegativeLengthThrows() throws {
+      let base64 =
+        "VAMBACF0MQASAAABAAgAAAAABAMEipCKjQTz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz"
+        + "8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8wEECQABAAAAAAAAAAIDA3R3bwEAAAUAFwEAdAAAAAAAAAABAwNvAA=="
+      let data = try #require(Data(base64Encoded: base64))
+      let error = try #require(throws: SQLiteError.self) { try Changeset(data: data).inverted() }
+      #expect(error.code == .corrupt)
+      // A valid changeset still inverts.
+      let db = try makeSessionDatabase()
+      let changeset = try recordChangeset(db, "INSERT INTO item VALUES (9, 'nib', 0.5, NULL)")
+      #expect(try changeset.inverted().operations().map(\.operation) == [.delete])
+    }
+
     /// An input stream over `data` that hands out at most `size` bytes per call.
     static func chunked(_ data: Data, by size: Int) -> ChangesetInputStream {
       var offset = data.startIndex
