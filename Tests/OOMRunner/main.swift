@@ -46,6 +46,15 @@ struct Longest: SQLAggregateFunction {
   func final() throws -> DatabaseValue { .text(longest) }
 }
 
+/// The length in UTF-8 bytes of the longest text of a group, read with the non-throwing reader.
+struct LongestText: SQLAggregateFunction {
+  var longest = 0
+  mutating func step(_ arguments: FunctionArguments) throws {
+    longest = max(longest, arguments.text(at: 0)?.utf8.count ?? 0)
+  }
+  func final() throws -> DatabaseValue { .integer(Int64(longest)) }
+}
+
 nonisolated(unsafe) var step = "start"
 
 /// The script: everyday public operations, each result checked.
@@ -113,14 +122,63 @@ func runScript() throws {
   try expect(try db.prepare(sql: "SELECT sum(digits(id * 1000)) FROM item").front(Int.self), 9191, "digits")
 
   step = "UTF-16 text read as UTF-8"
-  // In a UTF-16 database every read of text as UTF-8 converts it, in memory SQLite allocates. (Function
-  // arguments read this way are not checked yet: under memory failure they read as empty text.)
+  // In a UTF-16 database every read of text as UTF-8 converts it, in memory SQLite allocates.
   let utf16 = try Database()
   try utf16.execute(sql: "PRAGMA encoding = 'UTF-16'")
   try utf16.batch(sql: "CREATE TABLE t(x TEXT); INSERT INTO t VALUES (printf('%.*c', 3000, 'a') || 'é');")
   let long = String(repeating: "a", count: 3000) + "é"
   try expect(try utf16.prepare(sql: "SELECT x FROM t").front(String.self), long, "UTF-16 column")
   try expect(try utf16.prepare(sql: "SELECT x FROM t").firstRow(), [.text(long)], "UTF-16 row")
+
+  step = "UTF-16 function arguments"
+  // Each reader converts its own argument to UTF-8 (or expands a zero-filled BLOB): when that fails, the
+  // non-throwing readers give empty text, and the statement must then fail with SQLITE_NOMEM rather
+  // than return a result computed from it.
+  try utf16.addFunction("text_length", arity: 1) { arguments, context in
+    context.setResult(.integer(Int64(arguments.text(at: 0)?.utf8.count ?? -1)))
+  }
+  try utf16.addFunction("byte_length", arity: 1) { arguments, context in
+    context.setResult(.integer(Int64(arguments.withUnsafeBytes(at: 0) { $0.count })))
+  }
+  try utf16.addFunction("value_length", arity: 1) { arguments, context in
+    guard case .text(let text) = arguments[0] else { return context.setResult(.integer(-1)) }
+    context.setResult(.integer(Int64(text.utf8.count)))
+  }
+  try utf16.addFunction("typed_length") { (text: String) in text.utf8.count }
+  // SQLite notes a failed allocation on the connection and fails the statement at its next row, but a
+  // statement that the function runs on the same connection clears that note: only the function's own
+  // failure then stops the empty text. (`unowned`: the closure is kept by the database.)
+  try utf16.addFunction("text_length_after_query", arity: 1) { [unowned utf16] arguments, context in
+    let length = arguments.text(at: 0)?.utf8.count ?? -1
+    _ = try? utf16.prepare(sql: "SELECT 1").front(Int.self)
+    context.setResult(.integer(Int64(length)))
+  }
+  try utf16.addAggregateFunction("longest", arity: 1, LongestText.self)
+  try expect(
+    try utf16.prepare(
+      sql: "SELECT text_length(x), byte_length(x), value_length(x), typed_length(x), longest(x) FROM t"
+    ).firstRow(), [.integer(3002), .integer(3002), .integer(3002), .integer(3002), .integer(3002)],
+    "UTF-16 arguments read as UTF-8")
+  try expect(
+    try utf16.prepare(sql: "SELECT text_length_after_query(x) FROM t").front(Int.self), 3002,
+    "UTF-16 argument read before a query")
+  // The failed conversion fails the call itself: the statement stops there, and runs no later function
+  // (SQLite alone would go on to the end of the row before noticing the failed allocation).
+  var laterCalls = 0
+  try utf16.addFunction("later", arity: 0) { _, context in
+    laterCalls += 1
+    context.setResult(.integer(1))
+  }
+  do {
+    try expect(
+      try utf16.prepare(sql: "SELECT text_length(x), later() FROM t").firstRow(), [.integer(3002), .integer(1)],
+      "a function after a UTF-16 argument")
+  } catch let error as SQLiteError where error.code == .noMemory && laterCalls > 0 {
+    throw WrongResult(description: "later() ran after the statement's failed conversion")
+  }
+  try expect(
+    try utf16.prepare(sql: "SELECT byte_length(zeroblob(5000)), value_length(CAST(x AS BLOB)) FROM t").firstRow(),
+    [.integer(5000), .integer(-1)], "zero-filled BLOB argument")
   try utf16.close()
 
   step = "aggregate function"

@@ -22,11 +22,15 @@ import AmalgamSQLite
 /// number is never its own again.
 @usableFromInline
 final class CallbackScope {
-  /// A scope's counters: the number of the call running now (0 when none), and the last number issued.
+  /// A scope's counters: the number of the call running now (0 when none), the last number issued,
+  /// and the number of the call in which SQLite ran out of memory converting a value that a
+  /// non-throwing reader then read as a harmless default (see ``CallbackToken/recordOutOfMemory()``).
   @usableFromInline
   struct Cell {
     @usableFromInline var active: UInt64 = 0
     @usableFromInline var issued: UInt64 = 0
+    /// Written and read only by the thread running the call (a write needs the call to be active).
+    @usableFromInline var outOfMemory: UInt64 = 0
   }
 
   @usableFromInline let cell: UnsafeMutablePointer<Cell>
@@ -66,8 +70,13 @@ final class CallbackScope {
     let number = cell.pointee.issued &+ 1
     cell.pointee.issued = number
     let previous = cell.pointee.active
+    // A nested call may record its own failure: the outer call's mark comes back when it returns.
+    let previousOutOfMemory = cell.pointee.outOfMemory
     amalgam_store_relaxed(&cell.pointee.active, number)
-    defer { amalgam_store_relaxed(&cell.pointee.active, previous) }
+    defer {
+      amalgam_store_relaxed(&cell.pointee.active, previous)
+      cell.pointee.outOfMemory = previousOutOfMemory
+    }
     return try body(CallbackToken(cell: cell, number: number))
   }
 }
@@ -88,6 +97,21 @@ struct CallbackToken {
   /// True while the call that this token was issued for is running.
   @inlinable
   var isActive: Bool { amalgam_load_relaxed(&cell.pointee.active) == number }
+
+  /// Records that SQLite ran out of memory converting a value of this call (a TEXT argument to UTF-8,
+  /// a zero-filled BLOB to bytes) that a non-throwing reader then read as a harmless default. The
+  /// callback's trampoline fails the call with `SQLITE_NOMEM` once the closure returns (see
+  /// ``ranOutOfMemory``), so that no result computed from the default reaches SQL.
+  @usableFromInline
+  func recordOutOfMemory() {
+    // Only during the call, on its thread: a value kept after the call never reaches SQLite.
+    if isActive { cell.pointee.outOfMemory = number }
+  }
+
+  /// True when a value of this call could not be converted for lack of memory (see
+  /// ``recordOutOfMemory()``). Read by the trampoline after the closure returned, during the call.
+  @inlinable
+  var ranOutOfMemory: Bool { cell.pointee.outOfMemory == number }
 
   /// Throws ``DatabaseError/callbackValueExpired(_:)`` naming `subject` once the call has returned.
   @inlinable

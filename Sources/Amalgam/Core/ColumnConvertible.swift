@@ -67,6 +67,8 @@ extension DatabaseValue {
       let bytes = sqlite3_value_blob(value)
       let count = Int(sqlite3_value_bytes(value))
       guard let bytes, count > 0 else {
+        // No bytes for a non-empty BLOB: SQLite ran out of memory expanding a zero-filled one.
+        if count > 0 { throw SQLiteError(code: .noMemory, message: "Out of memory reading a value as a BLOB") }
         self = .blob(Data())
         return
       }
@@ -126,17 +128,19 @@ extension DatabaseError {
 
 extension DatabaseValue {
   /// Reads a protected `sqlite3_value*` as stored, copied; TEXT that is not valid UTF-8 is repaired
-  /// (invalid bytes become U+FFFD). ``init(strictSQLiteValue:)`` throws instead.
-  init(copying value: OpaquePointer) {
+  /// (invalid bytes become U+FFFD). `nil` when SQLite ran out of memory converting it (TEXT to UTF-8,
+  /// a zero-filled BLOB to bytes). ``init(strictSQLiteValue:)`` throws instead.
+  static func copied(_ value: OpaquePointer) -> DatabaseValue? {
     switch sqlite3_value_type(value) {
-    case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
-    case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
-    case SQLITE_TEXT: self = .text(FunctionArguments.text(of: value))
+    case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+    case SQLITE_TEXT: return FunctionArguments.text(of: value).map { .text($0) }
     case SQLITE_BLOB:
       let bytes = sqlite3_value_blob(value)
       let count = Int(sqlite3_value_bytes(value))
-      if let bytes, count > 0 { self = .blob(Data(bytes: bytes, count: count)) } else { self = .blob(Data()) }
-    default: self = .null
+      if let bytes, count > 0 { return .blob(Data(bytes: bytes, count: count)) }
+      return count > 0 ? nil : .blob(Data())
+    default: return .null
     }
   }
 }

@@ -290,8 +290,12 @@ public final class Database {
 
   deinit {
     statementCache.removeAll()
-    if let connection { sqlite3_close_v2(connection) }
+    if let connection {
+      connectionBox.unregisterCallbacks(connection)
+      sqlite3_close_v2(connection)
+    }
     connectionBox.handle = nil
+    connectionBox.releaseCallbacks()
   }
 
   /// Closes the connection. Safe to call more than once; later calls do nothing.
@@ -299,6 +303,14 @@ public final class Database {
   /// An open transaction is rolled back, as SQLite does on close. Statements still alive become
   /// unusable: their calls throw ``DatabaseError/databaseClosed``, and SQLite frees the connection once
   /// the last of them is released (`sqlite3_close_v2`).
+  ///
+  /// Closing releases the closures registered on the database (functions, collations, hooks and
+  /// handlers), also while statements are alive, so that a closure that captures a statement of its own
+  /// database does not keep both alive; once `close()` returns, none of them is called again (the
+  /// rollback hook is called for the rollback of an open transaction during `close()`, not for one
+  /// that SQLite makes when the last statement goes). While a statement is running (stepped but neither
+  /// finished nor reset), SQLite refuses to delete functions and collations: those closures stay with
+  /// SQLite, never called, until the last statement is released.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
   public func close() throws {
@@ -308,16 +320,12 @@ public final class Database {
       for case let observer as any ConnectionCloseObserver in connectionBox.retainedCallbacks.values {
         observer.connectionWillClose()
       }
+      connectionBox.unregisterCallbacks(handle)
       return sqlite3_close_v2(handle)
     }
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
     connectionBox.handle = nil
-    // With no statement left, SQLite has really closed the connection and will call no callback again.
-    if isKnownUniquelyReferenced(&connectionBox) {
-      connectionBox.retainedCallbacks.removeAll()
-      connectionBox.commitHook = nil
-      connectionBox.rollbackHook = nil
-    }
+    connectionBox.releaseCallbacks()
   }
 
   /// True until ``close()`` is called.
@@ -603,6 +611,71 @@ final class Connection {
   /// tokenizer returns only a result code) threw, with the code it returned to SQLite. The next error
   /// reported with that primary code carries this message; any error report clears it.
   var pendingCallbackError: (code: Int32, message: String)?
+
+  /// A function registration: its name as registered, and its arity. (SQLite matches names without
+  /// regard to ASCII case; deleting a name twice, or one already gone, does nothing harmful.)
+  struct FunctionKey: Hashable {
+    var name: String
+    var arity: Int32
+  }
+
+  /// The functions and collations registered through the Swift layer, which ``unregisterCallbacks(_:)``
+  /// deletes before the connection closes.
+  var registeredFunctions: Set<FunctionKey> = []
+  var registeredCollations: Set<String> = []
+
+  /// The `SQLITE_TRACE_*` mask of the trace handler in `retainedCallbacks`, 0 for none.
+  var traceMask: UInt32 = 0
+
+  /// Before `sqlite3_close_v2`: makes SQLite forget every callback registered through the Swift layer,
+  /// so that none can be called once the handle has become a zombie kept by live statements (whose
+  /// finalization can roll back, commit or report a profile event): hooks and handlers are unregistered,
+  /// functions and collations deleted, which makes SQLite call their `xDestroy` and release their boxes.
+  /// SQLite refuses to delete functions and collations while any statement runs (`SQLITE_BUSY`): those
+  /// stay with SQLite until the zombie closes, and are never called meanwhile, since every Swift entry
+  /// point refuses a closed connection. The trace handler keeps only the close event, which
+  /// `sqlite3_close_v2` reports before it returns.
+  func unregisterCallbacks(_ handle: OpaquePointer) {
+    for key in Array(retainedCallbacks.keys) {
+      guard let slot = HookSlot(rawValue: key) else { continue }
+      switch slot {
+      case .update: sqlite3_update_hook(handle, nil, nil)
+      case .preUpdate:
+        #if ENABLE_PREUPDATE_HOOK
+          sqlite3_preupdate_hook(handle, nil, nil)
+        #endif
+      case .authorizer: sqlite3_set_authorizer(handle, nil, nil)
+      case .trace:
+        let close = traceMask & UInt32(SQLITE_TRACE_CLOSE)
+        if close != 0, let box = retainedCallbacks[key] {
+          sqlite3_trace_v2(handle, close, traceCallback, Unmanaged.passUnretained(box).toOpaque())
+        } else {
+          sqlite3_trace_v2(handle, 0, nil, nil)
+        }
+      case .progress: sqlite3_progress_handler(handle, 0, nil, nil)
+      case .busy: sqlite3_busy_handler(handle, nil, nil)
+      case .wal: sqlite3_wal_hook(handle, nil, nil)
+      case .collationNeeded: sqlite3_collation_needed(handle, nil, nil)
+      }
+    }
+    for function in registeredFunctions {
+      sqlite3_create_function_v2(handle, function.name, function.arity, SQLITE_UTF8, nil, nil, nil, nil, nil)
+    }
+    for name in registeredCollations {
+      sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, nil, nil)
+    }
+    registeredFunctions.removeAll()
+    registeredCollations.removeAll()
+  }
+
+  /// After `sqlite3_close_v2` (or its failure to open): releases the hook closures, which SQLite can no
+  /// longer call (see ``unregisterCallbacks(_:)``), and the user's commit and rollback hooks.
+  func releaseCallbacks() {
+    retainedCallbacks.removeAll()
+    commitHook = nil
+    rollbackHook = nil
+    traceMask = 0
+  }
 
   /// The error SQLite reports for `rc` on this connection.
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {

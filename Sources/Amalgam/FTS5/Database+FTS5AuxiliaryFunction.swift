@@ -101,6 +101,7 @@
       } catch {
         setFunctionError(error, on: context)
       }
+      failIfOutOfMemory(token, on: context)
     }
   }
 #endif

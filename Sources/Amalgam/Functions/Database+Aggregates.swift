@@ -171,6 +171,7 @@ private func stepAggregate(_ context: OpaquePointer?, _ count: Int32, _ values: 
     } catch {
       setFunctionError(error, on: context)
     }
+    failIfOutOfMemory(token, on: context)
   }
 }
 
@@ -185,6 +186,7 @@ private func inverseAggregate(
     } catch {
       setFunctionError(error, on: context)
     }
+    failIfOutOfMemory(token, on: context)
   }
 }
 

@@ -60,6 +60,7 @@ extension Database {
       sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, nil, nil)
     }
     try check(rc)
+    connectionBox.registeredCollations.remove(name)
   }
 
   /// Registers `function` as the collation `name`. SQLite releases it when the collation is removed or
@@ -75,6 +76,7 @@ extension Database {
       return rc
     }
     try check(rc)
+    connectionBox.registeredCollations.insert(name)
   }
 }
 

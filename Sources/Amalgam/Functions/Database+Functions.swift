@@ -112,6 +112,7 @@ extension Database {
       sqlite3_create_function_v2(handle, name, Int32(arity), SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
     try check(rc)
+    connectionBox.registeredFunctions.remove(Connection.FunctionKey(name: name, arity: Int32(arity)))
   }
 }
 
@@ -183,6 +184,7 @@ extension Database {
       create(handle, Unmanaged.passRetained(box).toOpaque(), SQLITE_UTF8 | flags.rawValue)
     }
     try check(rc)
+    connectionBox.registeredFunctions.insert(Connection.FunctionKey(name: name, arity: Int32(arity)))
   }
 }
 
@@ -220,6 +222,7 @@ private func callScalarFunction(
     } catch {
       setFunctionError(error, on: context)
     }
+    failIfOutOfMemory(token, on: context)
   }
 }
 

@@ -24,6 +24,12 @@ import AmalgamSQLite
 /// NULL. Copy values out during the call instead. See
 /// <doc:CustomFunctionsAndHooks#Values-valid-only-during-a-callback>.
 ///
+/// Reading TEXT as UTF-8 (in a UTF-16 database, or a number read as text) and reading a zero-filled
+/// BLOB make SQLite allocate. When that allocation fails, the throwing reader ``value(at:as:)`` throws
+/// an ``SQLiteError`` with code ``ResultCode/noMemory``; the non-throwing readers return empty text or
+/// bytes, and the call then fails with `SQLITE_NOMEM` once the function returns, whatever result it
+/// set, so that no result computed from the missing value reaches SQL.
+///
 /// Indexes run from 0 to ``count`` - 1. An index out of range does not trap: ``value(at:as:)`` throws
 /// an ``SQLiteError`` with code ``ResultCode/range``, and the subscript and the non-throwing readers
 /// read it as NULL (the subscript gives ``DatabaseValue/null``, ``int64(at:)`` 0, ``text(at:)`` `nil`).
@@ -93,7 +99,9 @@ public struct FunctionArguments: RandomAccessCollection {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public subscript(index: Int) -> DatabaseValue {
     guard let value = sqliteValue(at: index) else { return .null }
-    return DatabaseValue(copying: value)
+    if let copied = DatabaseValue.copied(value) { return copied }
+    token.recordOutOfMemory()
+    return sqlite3_value_type(value) == SQLITE_BLOB ? .blob(Data()) : .text("")
   }
 
   /// Argument `index` converted to `T` with Amalgam's strict conversions, as a row column is: ask for
@@ -165,7 +173,9 @@ public struct FunctionArguments: RandomAccessCollection {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public func text(at index: Int) -> String? {
     guard let value = sqliteValue(at: index), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
-    return Self.text(of: value)
+    if let text = Self.text(of: value) { return text }
+    token.recordOutOfMemory()
+    return ""
   }
 
   /// Calls `body` with the bytes of argument `index`, in place, without copying them: the UTF-8 of
@@ -178,15 +188,21 @@ public struct FunctionArguments: RandomAccessCollection {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/value_blob.html>
   public func withUnsafeBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-    guard let value = sqliteValue(at: index) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+    guard let value = sqliteValue(at: index) else { return try body(empty) }
+    let type = sqlite3_value_type(value)
+    if type == SQLITE_NULL { return try body(empty) }
     // Ask for the pointer first, then the length: the length is that of the representation just made.
     let start: UnsafeRawPointer? =
-      sqlite3_value_type(value) == SQLITE_BLOB
-      ? sqlite3_value_blob(value)
-      : UnsafeRawPointer(sqlite3_value_text(value))
-    // No bytes (empty, or SQLite ran out of memory converting to text): do not read the length, which
-    // could convert again and give a length without bytes.
-    let count = start == nil ? 0 : Int(sqlite3_value_bytes(value))
+      type == SQLITE_BLOB ? sqlite3_value_blob(value) : UnsafeRawPointer(sqlite3_value_text(value))
+    guard let start else {
+      // No bytes: an empty BLOB, or SQLite ran out of memory (converting to UTF-8 text, which never
+      // gives NULL otherwise, or expanding a zero-filled BLOB, whose length is then not 0). Do not read
+      // a text's length, which would convert again.
+      if type != SQLITE_BLOB || sqlite3_value_bytes(value) > 0 { token.recordOutOfMemory() }
+      return try body(empty)
+    }
+    let count = Int(sqlite3_value_bytes(value))
     return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
   }
 
@@ -224,11 +240,20 @@ public struct FunctionArguments: RandomAccessCollection {
     }
   }
 
-  /// The UTF-8 text of `value`, with one copy into the string.
-  static func text(of value: OpaquePointer) -> String {
+  /// For callbacks that report a result code rather than set a result (a virtual table's filter and
+  /// update): throws `SQLITE_NOMEM` when a non-throwing reader met an allocation failure during the call.
+  func throwIfOutOfMemory() throws {
+    if token.ranOutOfMemory {
+      throw SQLiteError(code: .noMemory, message: "Out of memory converting an argument of the call")
+    }
+  }
+
+  /// The UTF-8 text of a value that is not NULL, with one copy into the string; `nil` when SQLite ran
+  /// out of memory converting it to UTF-8.
+  static func text(of value: OpaquePointer) -> String? {
     // NULL: SQLite ran out of memory converting the value to UTF-8. Reading the length would convert
     // again, and a length without bytes would trap.
-    guard let bytes = sqlite3_value_text(value) else { return "" }
+    guard let bytes = sqlite3_value_text(value) else { return nil }
     let count = Int(sqlite3_value_bytes(value))
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }

@@ -229,6 +229,14 @@ func setFunctionError(_ error: any Error, on context: OpaquePointer) {
   }
 }
 
+/// After a function's closure returned (or threw): when a non-throwing reader of its arguments met an
+/// allocation failure and read a harmless default instead (``CallbackToken/recordOutOfMemory()``), the
+/// call fails with `SQLITE_NOMEM` in place of whatever result or error the closure set.
+@inline(__always)
+func failIfOutOfMemory(_ token: CallbackToken, on context: OpaquePointer) {
+  if token.ranOutOfMemory { sqlite3_result_error_nomem(context) }
+}
+
 /// The message of an error thrown by a function: a `LocalizedError`'s description when it has one,
 /// else the error's `description` (which names the case and its values).
 func errorMessage(_ error: any Error) -> String {

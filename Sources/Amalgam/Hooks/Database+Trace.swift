@@ -101,13 +101,8 @@ extension Database {
       return
     }
     try installHook(HookBox(handler), in: .trace) { handle, userData in
-      sqlite3_trace_v2(
-        handle, mask.rawValue,
-        { code, userData, subject, detail in
-          guard let userData, let event = TraceEvent(code: code, subject: subject, detail: detail) else { return 0 }
-          HookBox<(TraceEvent) -> Void>.from(userData).callback(event)
-          return 0
-        }, userData)
+      sqlite3_trace_v2(handle, mask.rawValue, traceCallback, userData)
+      connectionBox.traceMask = mask.rawValue
     }
   }
 
@@ -117,6 +112,16 @@ extension Database {
   public func removeTraceHandler() throws {
     try installHook(HookBox<(TraceEvent) -> Void>?.none, in: .trace) { handle, _ in
       sqlite3_trace_v2(handle, 0, nil, nil)
+      connectionBox.traceMask = 0
     }
   }
 }
+
+/// SQLite's trace callback for every trace handler; its user data is the handler's `HookBox`.
+let traceCallback:
+  @convention(c) (UInt32, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
+    -> Int32 = { code, userData, subject, detail in
+      guard let userData, let event = TraceEvent(code: code, subject: subject, detail: detail) else { return 0 }
+      HookBox<(TraceEvent) -> Void>.from(userData).callback(event)
+      return 0
+    }

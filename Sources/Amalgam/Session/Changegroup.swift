@@ -163,29 +163,81 @@
       // sqlite3changegroup_add reads records without decoding their values, so it can reach a table
       // after bytes that do not decode: refuse those here.
       if rc != SQLITE_DONE && rc != SQLITE_OK { throw sessionError(rc) }
-      for table in tables {
-        let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
-          .bind(parameterValues: [table, schemaName]).front(Int.self)
-        if (columns ?? 0) == 0 {
-          throw SQLiteError(
-            code: .schema,
-            message:
-              "The changeset changes table \"\(table)\", which schema \"\(schemaName)\" of the changegroup's "
-              + "database does not have")
-        }
+      for table in tables { try checkTableExists(table, in: database) }
+    }
+
+    /// Throws `SQLITE_SCHEMA` when schema ``schemaName`` of `database` has no table `table`.
+    private func checkTableExists(_ table: String, in database: Database) throws {
+      let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
+        .bind(parameterValues: [table, schemaName]).front(Int.self)
+      if (columns ?? 0) == 0 {
+        throw SQLiteError(
+          code: .schema,
+          message:
+            "The changeset changes table \"\(table)\", which schema \"\(schemaName)\" of the changegroup's "
+            + "database does not have")
       }
     }
 
     /// Adds a changeset or patchset read from `input` (`sqlite3changegroup_add_strm`).
     ///
+    /// With a schema set (``setSchema(database:schema:)``), the changes are read one by one from a
+    /// streamed iterator (`sqlite3changeset_start_v2_strm`) and added with `sqlite3changegroup_add_change`,
+    /// each table checked before its first change goes in, so that memory stays bounded by SQLite's
+    /// stream buffer as with `sqlite3changegroup_add_strm`. A changeset for a table the schema database
+    /// lacks throws `SQLITE_SCHEMA` (SQLite 3.53.4 dereferences a null pointer there); the changes read
+    /// before it stay in the group, as they do when SQLite stops at corrupt input.
+    ///
+    /// - Throws: the error the stream threw, or an ``SQLiteError`` as for ``add(_:)-(ChangesetProtocol)``.
+    ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_add.html>
     public func add(from input: @escaping ChangesetInputStream) throws {
       let stream = StreamContext(input: input)
-      try withSchema {
+      guard let database = schemaDatabase else {
         try withStreams([stream]) {
           sqlite3changegroup_add_strm(handle, StreamContext.inputCallback, stream.pointer)
         }
+        return
       }
+      var schemaError: (any Error)?
+      try withSchema {
+        try withStreams([stream]) {
+          var iterator: OpaquePointer?
+          var rc = sqlite3changeset_start_v2_strm(&iterator, StreamContext.inputCallback, stream.pointer, 0)
+          guard rc == SQLITE_OK, let iterator else {
+            sqlite3changeset_finalize(iterator)
+            return rc
+          }
+          var checked: Set<String> = []
+          rc = sqlite3changeset_next(iterator)
+          while rc == SQLITE_ROW {
+            var name: UnsafePointer<CChar>?
+            var columns: Int32 = 0
+            var operation: Int32 = 0
+            var indirect: Int32 = 0
+            rc = sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
+            guard rc == SQLITE_OK, let name else { break }
+            let table = String(cString: name)
+            if !checked.contains(table) {
+              do {
+                try checkTableExists(table, in: database)
+                checked.insert(table)
+              } catch {
+                schemaError = error
+                rc = SQLITE_DONE
+                break
+              }
+            }
+            rc = sqlite3changegroup_add_change(handle, iterator)
+            guard rc == SQLITE_OK else { break }
+            rc = sqlite3changeset_next(iterator)
+          }
+          // The iterator's own error (corrupt input, a failed read) when it stopped on one.
+          let finalized = sqlite3changeset_finalize(iterator)
+          return rc == SQLITE_DONE ? finalized : rc
+        }
+      }
+      if let schemaError { throw schemaError }
     }
 
     /// Adds one change, such as one read from a changeset by ``ChangesetReader`` (and perhaps edited),

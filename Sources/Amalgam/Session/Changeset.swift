@@ -133,6 +133,7 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_invert.html>
     public func inverted() throws -> Changeset {
       let size = try cInt(count: data.count)
+      try validateChangesetRecords(data)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = data.withUnsafeBytes { bytes in
@@ -156,6 +157,28 @@
           StreamContext.inputCallback, source.pointer, StreamContext.outputCallback, sink.pointer)
       }
     }
+  }
+
+  /// Reads every change of `data` with SQLite's iterator, which checks each value's length against the
+  /// bytes left, and throws its error (`SQLITE_CORRUPT`) for bytes that do not decode.
+  /// `sqlite3changeset_invert` of SQLite 3.53.4 skips records by their declared lengths without that
+  /// check: a TEXT or BLOB length whose varint overflows to a negative size moved its read position
+  /// before the buffer and read there (a segmentation fault found by fuzz-changeset).
+  func validateChangesetRecords(_ data: Data) throws {
+    var bytes = [UInt8](data)
+    var rc = SQLITE_OK
+    bytes.withUnsafeMutableBytes { buffer in
+      var iterator: OpaquePointer?
+      rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
+      guard rc == SQLITE_OK, let iterator else {
+        sqlite3changeset_finalize(iterator)
+        return
+      }
+      repeat { rc = sqlite3changeset_next(iterator) } while rc == SQLITE_ROW
+      let finalized = sqlite3changeset_finalize(iterator)
+      if rc == SQLITE_DONE { rc = finalized }
+    }
+    if rc != SQLITE_OK && rc != SQLITE_DONE { throw sessionError(rc) }
   }
 
   /// A patchset: a compact changeset that keeps only the primary key of deleted rows and only the new

@@ -455,6 +455,7 @@ private func updateTable(
           rowid: sqlite3_value_int64(argv[0]), newRowid: sqlite3_value_int64(argv[1]), values: values,
           onConflict: conflict)
       }
+      try values.throwIfOutOfMemory()
     }
     return SQLITE_OK
   } catch {
@@ -516,6 +517,7 @@ private func callOverload(_ context: OpaquePointer?, _ count: Int32, _ values: U
     } catch {
       setFunctionError(error, on: context)
     }
+    failIfOutOfMemory(token, on: context)
   }
 }
 
@@ -558,9 +560,9 @@ private func filterCursor(
   return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
     do {
       try box.table.scope.run { token in
-        try box.cursor.filter(
-          FunctionArguments(count: argc, values: argv, token: token), indexNumber: indexNumber,
-          indexName: indexName.map { String(cString: $0) })
+        let arguments = FunctionArguments(count: argc, values: argv, token: token)
+        try box.cursor.filter(arguments, indexNumber: indexNumber, indexName: indexName.map { String(cString: $0) })
+        try arguments.throwIfOutOfMemory()
       }
       return SQLITE_OK
     } catch {
@@ -657,7 +659,10 @@ extension FunctionArguments {
     var member: OpaquePointer?
     var rc = sqlite3_vtab_in_first(list, &member)
     while rc == SQLITE_OK, let value = member {
-      result.append(DatabaseValue(copying: value))
+      guard let copied = DatabaseValue.copied(value) else {
+        throw SQLiteError(code: .noMemory, message: "Out of memory reading the IN list of argument \(index)")
+      }
+      result.append(copied)
       rc = sqlite3_vtab_in_next(list, &member)
     }
     guard rc == SQLITE_DONE else {

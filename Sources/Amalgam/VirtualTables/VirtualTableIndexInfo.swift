@@ -241,7 +241,8 @@ public struct VirtualTableIndexInfo {
     guard token.isActive, constraintIndex >= 0 && constraintIndex < constraints.count else { return nil }
     var value: OpaquePointer?
     guard sqlite3_vtab_rhs_value(info, Int32(constraintIndex), &value) == SQLITE_OK, let value else { return nil }
-    return DatabaseValue(copying: value)
+    // Out of memory converting it: as if SQLite did not know it, which only makes the plan less informed.
+    return DatabaseValue.copied(value)
   }
 
   /// Writes the plan into SQLite's index info (during the call).

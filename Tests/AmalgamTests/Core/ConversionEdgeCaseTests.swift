@@ -77,6 +77,23 @@ struct NonFiniteConversionTests {
     }
   }
 
+  #if ENABLE_EXTENSIONS
+    /// Found by fuzz-value-conversions (Scripts/fuzz/Corpus/fuzz-value-conversions/decimal-huge-exponent):
+    /// SQLite's decimal() refuses a text whose exponent asks for millions of digits with SQLITE_NOMEM.
+    /// The statement throws that error (the fuzz harness took it for a failure of the row path), and the
+    /// connection goes on; Amalgam's own Decimal reading refuses the text.
+    @Test func decimalOfAHugeExponentThrowsSQLitesErrorAndTheConnectionGoesOn() throws {
+      let db = try Database()
+      let text = "-12.0e0999999999999999995"
+      let error = #expect(throws: SQLiteError.self) {
+        _ = try db.prepare(sql: "SELECT decimal(?)").bind(parameterValues: [text]).front(String.self)
+      }
+      #expect(error?.code == .noMemory)
+      #expect(try db.prepare(sql: "SELECT decimal('1.5e3')").front(String.self) == "1500")
+      #expect(conversionFailure { _ = try Decimal(databaseValue: .text(text)) }?.type == "Decimal")
+    }
+  #endif
+
   @Test func realReadAsDecimalIsItsShortestRoundTripDecimal() throws {
     let db = try Database()
     let cases: [(String, String)] = [

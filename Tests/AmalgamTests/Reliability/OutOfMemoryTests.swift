@@ -78,9 +78,10 @@ import Testing
           Issue.record("N=\(failAt) \(mode): still failing past twice the script's \(allocations) allocations")
           break
         }
-        // Every N of the step that reads UTF-16 text as UTF-8, where a failed conversion once crashed
-        // the Swift layer: when a sample first lands in it, go back to just after the previous sample.
-        let inUTF16Step = run.step == "UTF-16 text read as UTF-8"
+        // Every N of the steps that read UTF-16 text as UTF-8, where a failed conversion once crashed
+        // the Swift layer (and once gave function arguments as empty text): when a sample first lands
+        // in them, go back to just after the previous sample.
+        let inUTF16Step = run.step?.hasPrefix("UTF-16 ") == true
         if inUTF16Step && !walkedUTF16Step {
           walkedUTF16Step = true
           let next = previous + 1 < failAt ? previous + 1 : failAt + 1
@@ -112,6 +113,9 @@ import Testing
   @Test func failingOneAllocationEndsInCompletionOrAnError() async throws {
     let runs = try await Self.runs(mode: "once")
     #expect(runs.contains { $0.step == "UTF-16 text read as UTF-8" })
+    // A failed conversion of a function argument fails its statement with SQLITE_NOMEM (a wrong result
+    // would have ended the runner with `wrong`, which run(_:failAt:mode:in:) rejects).
+    #expect(runs.contains { $0.step == "UTF-16 function arguments" && Self.kind(of: $0.error ?? "") == "NOMEM" })
     #expect(runs.contains { !$0.completed }, "no run threw: the allocator did not fail anything")
   }
 
