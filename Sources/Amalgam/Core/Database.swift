@@ -652,7 +652,10 @@ final class Connection {
         } else {
           sqlite3_trace_v2(handle, 0, nil, nil)
         }
-      case .progress: sqlite3_progress_handler(handle, 0, nil, nil)
+      case .progress:
+        #if !OMIT_PROGRESS_CALLBACK
+          sqlite3_progress_handler(handle, 0, nil, nil)
+        #endif
       case .busy: sqlite3_busy_handler(handle, nil, nil)
       case .wal: sqlite3_wal_hook(handle, nil, nil)
       case .collationNeeded: sqlite3_collation_needed(handle, nil, nil)

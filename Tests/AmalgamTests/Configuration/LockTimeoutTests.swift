@@ -74,7 +74,7 @@
       holder.standardError = FileHandle.nullDevice
       try holder.run()
       defer {
-        FileManager.default.createFile(atPath: release, contents: nil)
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
         holder.waitUntilExit()
       }
       for _ in 0..<600 where !FileManager.default.fileExists(atPath: locked) { usleep(50_000) }
@@ -92,7 +92,7 @@
       try waiter.setLockTimeout(30)
       let releaser = Thread {
         usleep(200_000)
-        FileManager.default.createFile(atPath: release, contents: nil)
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
       }
       releaser.start()
       try waiter.execute(sql: "BEGIN IMMEDIATE")
