@@ -524,22 +524,21 @@ extension Statement {
   public func results(_ body: (Row) throws -> Void) throws {
     defer { sqlite3_reset(sqliteHandle) }
     try connection.withHandle { _ in
-      var row: Row?
-      while true {
+      var rc = sqlite3_step(sqliteHandle)
+      guard rc == SQLITE_ROW else {
+        if rc == SQLITE_DONE { return }
+        throw stepFailed(rc)
+      }
+      // Made after the first step: a re-prepare (after a schema change) happens there and may change the
+      // number of columns; later steps never re-prepare. A constant, so passing it costs no retain.
+      let row = Row(statement: self)
+      repeat {
+        try body(row)
         // `body` may have closed the database: a closed connection's statements must not step.
         guard connection.handle != nil else { throw DatabaseError.databaseClosed }
-        let rc = sqlite3_step(sqliteHandle)
-        if rc == SQLITE_ROW {
-          // Made after the first step: a re-prepare (after a schema change) happens there and may change
-          // the number of columns; later steps never re-prepare.
-          if row == nil { row = Row(statement: self) }
-          if let row { try body(row) }
-        } else if rc == SQLITE_DONE {
-          return
-        } else {
-          throw stepFailed(rc)
-        }
-      }
+        rc = sqlite3_step(sqliteHandle)
+      } while rc == SQLITE_ROW
+      if rc != SQLITE_DONE { throw stepFailed(rc) }
     }
   }
 
