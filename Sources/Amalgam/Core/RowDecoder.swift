@@ -112,7 +112,8 @@ extension Statement {
   }
 
   /// Decodes the first row into `type`, or returns `nil` when there is none; resets the statement.
-  public func decodeFirst<T: Decodable>(_ type: T.Type = T.self, using decoder: RowDecoder = RowDecoder()) throws -> T? {
+  public func decodeFirst<T: Decodable>(_ type: T.Type = T.self, using decoder: RowDecoder = RowDecoder()) throws -> T?
+  {
     defer { _ = try? reset() }
     guard let row = try step() else { return nil }
     return try decoder.decode(type, from: row)
@@ -153,7 +154,8 @@ private struct RowDecoding: Decoder {
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     let statement = try checkedStatement()
-    return RowSingleValueContainer(row: Row(statement: statement), options: statement.decodingOptions, codingPath: codingPath)
+    return RowSingleValueContainer(
+      row: Row(statement: statement), options: statement.decodingOptions, codingPath: codingPath)
   }
 }
 
@@ -240,7 +242,8 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     try withRow { row in
-      try decodeColumn(type, row: Row(statement: row.statement), index: columnIndex(key), options: row.statement.decodingOptions)
+      try decodeColumn(
+        type, row: Row(statement: row.statement), index: columnIndex(key), options: row.statement.decodingOptions)
     }
   }
 
@@ -248,12 +251,14 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
     throw DatabaseError.codingFailed(
-      "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON")
+      "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON"
+    )
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
     throw DatabaseError.codingFailed(
-      "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON")
+      "Column \"\(key.stringValue)\": nested containers are not supported; make the property a Decodable type stored as JSON"
+    )
   }
 
   func superDecoder() throws -> any Decoder {
@@ -294,7 +299,9 @@ private struct RowUnkeyedContainer: UnkeyedDecodingContainer {
     return value
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+    NestedKey
+  > {
     throw DatabaseError.codingFailed("Nested containers are not supported in a row")
   }
 

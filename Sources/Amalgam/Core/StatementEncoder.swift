@@ -201,7 +201,9 @@ private struct PositionalFailure: UnkeyedEncodingContainer, SingleValueEncodingC
   }
   mutating func encodeNil() throws { throw failure }
   mutating func encode<T: Encodable>(_ value: T) throws { throw failure }
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+    NestedKey
+  > {
     KeyedEncodingContainer(IgnoredContainer<NestedKey>())
   }
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
@@ -223,7 +225,9 @@ private struct IgnoredContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
   var codingPath: [any CodingKey] { [] }
   mutating func encodeNil(forKey key: Key) throws { throw Self.failure }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Self.failure }
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    -> KeyedEncodingContainer<NestedKey>
+  {
     KeyedEncodingContainer(IgnoredContainer<NestedKey>())
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { PositionalFailure() }

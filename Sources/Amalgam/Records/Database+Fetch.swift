@@ -76,7 +76,7 @@ extension Database {
   ) throws -> [T] {
     try withStatement(sql: sql, arguments: arguments) { statement in
       var values: [T] = []
-      while let row = try statement.step() { values.append(try row.value(at: 0, as: T.self)) }
+      try statement.results { row in values.append(try row.value(at: 0, as: T.self)) }
       return values
     }
   }
@@ -122,7 +122,7 @@ extension Database {
     try withStatement(sql: sql, arguments: arguments) { statement in
       var rows: [FetchedRow] = []
       let names = statement.columnNames
-      while let row = try statement.step() { rows.append(FetchedRow(columnNames: names, values: try row.values())) }
+      try statement.results { row in rows.append(FetchedRow(columnNames: names, values: try row.values())) }
       return rows
     }
   }
@@ -171,7 +171,7 @@ extension Database {
   ) throws -> [T] {
     try withStatement(sql: sql, arguments: arguments) { statement in
       var values: [T] = []
-      while let row = try statement.step() { values.append(try T(row: row)) }
+      try statement.results { row in values.append(try T(row: row)) }
       return values
     }
   }
@@ -224,7 +224,7 @@ extension Database {
   ) throws -> [T] {
     try withStatement(sql: sql, arguments: arguments) { statement in
       var values: [T] = []
-      while let row = try statement.step() { values.append(try decoder.decode(T.self, from: row)) }
+      try statement.results { row in values.append(try decoder.decode(T.self, from: row)) }
       return values
     }
   }
@@ -266,7 +266,7 @@ extension Database {
   ) throws -> [Key: Value] {
     try withStatement(sql: sql, arguments: arguments) { statement in
       var result: [Key: Value] = [:]
-      while let row = try statement.step() { result[try row.value(at: 0)] = try row.value(at: 1, as: Value.self) }
+      try statement.results { row in result[try row.value(at: 0)] = try row.value(at: 1, as: Value.self) }
       return result
     }
   }
@@ -286,7 +286,7 @@ extension Database {
     try withStatement(sql: sql, arguments: arguments) { statement in
       let keyIndex = try statement.columnIndex(named: keyColumn)
       var result: [Key: Value] = [:]
-      while let row = try statement.step() { result[try row.value(at: keyIndex)] = try Value(row: row) }
+      try statement.results { row in result[try row.value(at: keyIndex)] = try Value(row: row) }
       return result
     }
   }
@@ -303,7 +303,7 @@ extension Database {
     try withStatement(sql: sql, arguments: arguments) { statement in
       let keyIndex = try statement.columnIndex(named: keyColumn)
       var result: [Key: Value] = [:]
-      while let row = try statement.step() {
+      try statement.results { row in
         result[try row.value(at: keyIndex)] = try decoder.decode(Value.self, from: row)
       }
       return result

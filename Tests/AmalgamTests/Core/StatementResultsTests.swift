@@ -52,7 +52,8 @@ import Testing
 
   @Test func aRuntimeErrorInTheMiddleOfTheScanIsThrownWithSQLitesMessage() throws {
     let db = try numbers()
-    let statement = try db.prepare(sql: "SELECT CASE WHEN x = 2 THEN abs(x - 9223372036854775807 - 3) ELSE x END FROM t")
+    let statement = try db.prepare(
+      sql: "SELECT CASE WHEN x = 2 THEN abs(x - 9223372036854775807 - 3) ELSE x END FROM t")
     var seen: [Int] = []
     let error = #expect(throws: SQLiteError.self) { try statement.results { seen.append(try $0.value(at: 0)) } }
     #expect(seen == [1])
