@@ -144,17 +144,42 @@
       return Changeset(data: inverted)
     }
 
-    /// Inverts a streamed changeset into `output` (`sqlite3changeset_invert_strm`). See ``inverted()``.
+    /// Inverts a streamed changeset into `output`. See ``inverted()``.
+    ///
+    /// Unlike the other streaming APIs, this one holds the whole changeset in memory: SQLite 3.53.4's
+    /// streamed inversion (`sqlite3changeset_invert_strm`), like its one-piece form, skips records by
+    /// their declared lengths without checking them, so corrupt input makes it read outside its buffer.
+    /// A stream can be read only once, so the input is read whole, checked with SQLite's checking
+    /// iterator, inverted, and written to `output` in chunks of 64 KiB.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt input, `SQLITE_MISUSE` when `input`
+    ///   returns a count outside its buffer, and any error `input` or `output` throws.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_invert.html>
     public static func invert(
       _ input: @escaping ChangesetInputStream, to output: @escaping ChangesetOutputStream
     ) throws {
-      let source = StreamContext(input: input)
-      let sink = StreamContext(output: output)
-      try withStreams([source, sink]) {
-        sqlite3changeset_invert_strm(
-          StreamContext.inputCallback, source.pointer, StreamContext.outputCallback, sink.pointer)
+      let chunkSize = 64 * 1024
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+      defer { buffer.deallocate() }
+      var data = Data()
+      while true {
+        let count = try input(buffer)
+        if count == 0 { break }
+        guard count > 0 && count <= buffer.count else {
+          throw SQLiteError(
+            code: .misuse, message: "changeset input stream returned \(count) bytes for a \(buffer.count)-byte buffer")
+        }
+        data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      }
+      let inverted = try Changeset(data: data).inverted()
+      try inverted.data.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let end = Swift.min(offset + chunkSize, bytes.count)
+          try output(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+          offset = end
+        }
       }
     }
   }

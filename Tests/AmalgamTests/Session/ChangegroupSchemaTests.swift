@@ -82,10 +82,28 @@
       let data = try #require(Data(base64Encoded: base64))
       let error = try #require(throws: SQLiteError.self) { try Changeset(data: data).inverted() }
       #expect(error.code == .corrupt)
+      // The streamed form too (SQLite's sqlite3changeset_invert_strm has the same unchecked skip).
+      var written = 0
+      let streamed = try #require(throws: SQLiteError.self) {
+        try Changeset.invert(Self.chunked(data, by: 7)) { written += $0.count }
+      }
+      #expect(streamed.code == .corrupt)
+      #expect(written == 0)
       // A valid changeset still inverts.
       let db = try makeSessionDatabase()
       let changeset = try recordChangeset(db, "INSERT INTO item VALUES (9, 'nib', 0.5, NULL)")
       #expect(try changeset.inverted().operations().map(\.operation) == [.delete])
+    }
+
+    @Test func aStreamedInversionRefusesAnInputThatClaimsMoreBytesThanItsBuffer() throws {
+      let error = try #require(throws: SQLiteError.self) {
+        try Changeset.invert({ buffer in buffer.count + 1 }) { _ in }
+      }
+      #expect(error.code == .misuse)
+      // An empty input inverts to an empty changeset.
+      var written = 0
+      try Changeset.invert({ _ in 0 }) { written += $0.count }
+      #expect(written == 0)
     }
 
     /// An input stream over `data` that hands out at most `size` bytes per call.
