@@ -241,9 +241,10 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try withRow { row in
-      try decodeColumn(
-        type, row: Row(statement: row.statement), index: columnIndex(key), options: row.statement.decodingOptions)
+    guard token.isActive else { throw expired() }
+    let index = try columnIndex(key)
+    return try statement._withUnsafeGuaranteedRef {
+      try decodeColumn(type, row: Row(statement: $0), index: index, options: $0.decodingOptions)
     }
   }
 
