@@ -31,6 +31,9 @@ final class CallbackScope {
     @usableFromInline var issued: UInt64 = 0
     /// Written and read only by the thread running the call (a write needs the call to be active).
     @usableFromInline var outOfMemory: UInt64 = 0
+    /// The number reserved by the scope that owns the cell now: every number it issues is larger, and
+    /// the next owner's is larger than all of them (see ``CallbackScopeMark``).
+    @usableFromInline var owner: UInt64 = 0
   }
 
   @usableFromInline let cell: UnsafeMutablePointer<Cell>
@@ -38,7 +41,12 @@ final class CallbackScope {
   @usableFromInline
   init() {
     cell = Self.pool.withLock { $0.popLast() } ?? Self.newCell()
+    let owner = cell.pointee.issued &+ 1
+    cell.pointee.issued = owner
+    amalgam_store_relaxed(&cell.pointee.owner, owner)
   }
+
+
 
   deinit {
     // Only the numbers of calls that have returned are left in the cell: clear the running one.
@@ -94,6 +102,13 @@ struct CallbackToken {
     self.number = number
   }
 
+  /// A mark of this token's scope, valid whenever one of its calls runs (see ``CallbackScopeMark``).
+  /// A token that has expired gives a mark that is never valid.
+  @inlinable
+  var scopeMark: CallbackScopeMark {
+    CallbackScopeMark(cell: cell, owner: isActive ? amalgam_load_relaxed(&cell.pointee.owner) : .max)
+  }
+
   /// True while the call that this token was issued for is running.
   @inlinable
   var isActive: Bool { amalgam_load_relaxed(&cell.pointee.active) == number }
@@ -117,5 +132,75 @@ struct CallbackToken {
   @inlinable
   func check(_ subject: @autoclosure () -> String) throws {
     if !isActive { throw DatabaseError.callbackValueExpired(subject()) }
+  }
+}
+
+/// Any call of one scope, rather than one call: a value made once and reused from call to call (the
+/// `Codable` containers a statement keeps between rows) holds a mark, which says whether a call of its
+/// scope is running now. Like a token it is two words, holds no reference, and reads only the never-freed
+/// cell, so a value kept after its scope was released finds another owner's number there and fails.
+///
+/// It is weaker than a token in one way, on purpose: a value kept from one call and used during a later
+/// call of the same scope works, on that later call's data (the scope's owner keeps what the value
+/// reads alive while a call runs, so this reads nothing freed).
+@usableFromInline
+struct CallbackScopeMark {
+  @usableFromInline let cell: UnsafeMutablePointer<CallbackScope.Cell>
+  @usableFromInline let owner: UInt64
+
+  @inlinable
+  init(cell: UnsafeMutablePointer<CallbackScope.Cell>, owner: UInt64) {
+    self.cell = cell
+    self.owner = owner
+  }
+
+  /// True while a call of the scope that made this mark is running.
+  @inlinable
+  var isActive: Bool {
+    // The call's number is larger than its owner's reservation; a later owner's reservation is larger
+    // than every number of this one.
+    let active = amalgam_load_relaxed(&cell.pointee.active)
+    return active > owner && amalgam_load_relaxed(&cell.pointee.owner) == owner
+  }
+
+  /// The token of the call running now; when none of this scope's calls is running, a token that is
+  /// never valid.
+  @inlinable
+  var currentToken: CallbackToken {
+    let active = amalgam_load_relaxed(&cell.pointee.active)
+    guard active > owner, amalgam_load_relaxed(&cell.pointee.owner) == owner else {
+      return CallbackToken(cell: cell, number: .max)  // numbers never reach this
+    }
+    return CallbackToken(cell: cell, number: active)
+  }
+}
+
+/// A `KeyedDecodingContainer` or `KeyedEncodingContainer` kept for reuse, with the `CodingKey` type it
+/// was made for.
+///
+/// The standard library wraps each keyed container in a box class generic over the container, so making
+/// one costs two runtime lookups of generic type metadata (our container for the record's keys, then the
+/// box for it) and an allocation: a large share of decoding or encoding a small record. A container that
+/// holds only values constant for its statement (the statement unretained and a ``CallbackScopeMark``)
+/// can be made once and handed out again for every row with the same keys.
+struct ReusedContainer {
+  let key: ObjectIdentifier
+  /// The container's only stored property, its box.
+  let box: AnyObject
+
+  /// `container`'s box, kept for `Key`; nil where the standard library's container is not one reference
+  /// (never so far; then nothing is reused).
+  static func keep<Container>(_ container: Container, for key: Any.Type) -> ReusedContainer? {
+    guard MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size else { return nil }
+    return ReusedContainer(key: ObjectIdentifier(key), box: unsafeBitCast(container, to: AnyObject.self))
+  }
+
+  /// The kept container, when it was made for `key`.
+  @inline(__always)
+  func container<Container>(_ type: Container.Type, for key: Any.Type) -> Container? {
+    guard self.key == ObjectIdentifier(key), MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size else {
+      return nil
+    }
+    return unsafeBitCast(box, to: Container.self)
   }
 }

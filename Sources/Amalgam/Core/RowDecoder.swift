@@ -138,12 +138,18 @@ private struct RowDecoding: Decoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     try token.check("a RowDecoder's decoder")
-    let handle = statement._withUnsafeGuaranteedRef { statement in
+    return statement._withUnsafeGuaranteedRef { statement in
       _ = statement.columnNames  // refreshes the name caches once per row (see columnIndexInCurrentRow)
-      return statement.sqliteHandle
+      // The container holds only what is constant for the statement, so the next row with the same
+      // keys gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
+      if let reused = statement.reusedDecodingContainer?.container(KeyedDecodingContainer<Key>.self, for: Key.self) {
+        return reused
+      }
+      let container = KeyedDecodingContainer(
+        RowKeyedContainer<Key>(statement: self.statement, handle: statement.sqliteHandle, mark: token.scopeMark))
+      statement.reusedDecodingContainer = ReusedContainer.keep(container, for: Key.self)
+      return container
     }
-    return KeyedDecodingContainer(
-      RowKeyedContainer<Key>(statement: statement, handle: handle, token: token))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -168,17 +174,22 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
   return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))
 }
 
+/// Reads each property from the column of the same name in the statement's current row. Made once
+/// per statement and `CodingKeys` type and reused from row to row (``Statement/reusedDecodingContainer``):
+/// it holds the statement unretained and its decoding scope's mark, checked before every use, so that
+/// one kept after its decode returned throws instead of reading (even once the statement is gone).
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  /// Unretained: see ``RowDecoding``. Used only after `token` says the decode call is still running.
+  /// Unretained: see ``RowDecoding``. Used only after `token` says a decode call is running.
   private let statement: Unmanaged<Statement>
   private let handle: OpaquePointer
-  private let token: CallbackToken
+  /// Says whether a decode of the statement's rows is running (the statement is alive meanwhile).
+  private let token: CallbackScopeMark
   var codingPath: [any CodingKey] { [] }
 
-  init(statement: Unmanaged<Statement>, handle: OpaquePointer, token: CallbackToken) {
+  init(statement: Unmanaged<Statement>, handle: OpaquePointer, mark: CallbackScopeMark) {
     self.statement = statement
     self.handle = handle
-    self.token = token
+    self.token = mark
   }
 
   private func expired() -> DatabaseError {
@@ -264,7 +275,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
 
   func superDecoder() throws -> any Decoder {
     guard token.isActive else { throw expired() }
-    return RowDecoding(statement: statement, token: token)
+    return RowDecoding(statement: statement, token: token.currentToken)
   }
   func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder() }
 }

@@ -61,6 +61,9 @@ public final class Statement {
   @exclusivity(unchecked) var decodedTypeMemo: (type: ObjectIdentifier, isColumnConvertible: Bool)?
   /// The options of the decode running now (see ``RowDecoder/decode(_:from:)``).
   @exclusivity(unchecked) var decodingOptions = RowDecoder()
+  /// The keyed container ``RowDecoder`` last handed out for this statement's rows, reused for the next
+  /// row of the same `CodingKeys` (see ``ReusedContainer``).
+  @exclusivity(unchecked) var reusedDecodingContainer: ReusedContainer?
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 

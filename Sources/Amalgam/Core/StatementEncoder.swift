@@ -105,6 +105,9 @@ private protocol ParameterSink: AnyObject {
   var scope: CallbackScope { get }
   /// Stores a value of a type that binds itself (numbers, text, blobs, ...).
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws
+  /// The keyed container last handed out for this sink, reused for the next value with the same
+  /// `CodingKeys` (see ``ReusedContainer``).
+  var reusedContainer: ReusedContainer? { get set }
 }
 
 extension ParameterSink {
@@ -129,6 +132,8 @@ final class StatementSink: ParameterSink {
   let statement: Unmanaged<Statement>
   private(set) var options = StatementEncoder()
   let scope = CallbackScope()
+  /// Only this sink's encoder touches it, during an encode.
+  @exclusivity(unchecked) var reusedContainer: ReusedContainer?
   /// The named parameters while an encode runs, nil between encodes. Only this sink's encoding
   /// container reaches it, one property at a time: the runtime exclusivity check would cost more than
   /// binding.
@@ -161,6 +166,7 @@ private final class DictionarySink: ParameterSink {
   let options: StatementEncoder
   let scope = CallbackScope()
   var values: [String: DatabaseValue] = [:]
+  var reusedContainer: ReusedContainer?
 
   init(options: StatementEncoder) { self.options = options }
 
@@ -180,7 +186,18 @@ private struct ParameterEncoding<Sink: ParameterSink>: Encoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink, token: token))
+    // An encoder kept after its encode returned must not reach the sink: its container fails.
+    guard token.isActive else { return KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink, mark: token.scopeMark)) }
+    return sink._withUnsafeGuaranteedRef { sink in
+      // The container holds only what is constant for the sink, so the next value with the same keys
+      // gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
+      if let reused = sink.reusedContainer?.container(KeyedEncodingContainer<Key>.self, for: Key.self) {
+        return reused
+      }
+      let container = KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: self.sink, mark: token.scopeMark))
+      sink.reusedContainer = ReusedContainer.keep(container, for: Key.self)
+      return container
+    }
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -239,10 +256,19 @@ private struct IgnoredContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 /// Writes each property to the parameter of the same name. `nil` optionals write NULL (the default
 /// `encodeIfPresent` would skip them, leaving the parameter unbound). Standard types bind directly,
 /// without a dynamic cast.
+///
+/// Made once per sink and `CodingKeys` type and reused from value to value (``ReusedContainer``): it
+/// holds the sink unretained and the mark of the sink's scope, so one kept after its encode returned
+/// throws instead of binding.
 private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEncodingContainerProtocol {
-  /// Unretained: see ``ParameterEncoding``. Used only while `token` says the encode call is running.
+  /// Unretained: see ``ParameterEncoding``. Used only while `token` says an encode call is running.
   let sink: Unmanaged<Sink>
-  let token: CallbackToken
+  let token: CallbackScopeMark
+
+  init(sink: Unmanaged<Sink>, mark: CallbackScopeMark) {
+    self.sink = sink
+    self.token = mark
+  }
   var codingPath: [any CodingKey] { [] }
 
   private static var expired: DatabaseError {
@@ -305,6 +331,6 @@ private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEnc
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { PositionalFailure() }
   // A super encoder made after the call returned fails on first use, as this container does.
-  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink, token: token) }
-  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink, token: token) }
+  mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink, token: token.currentToken) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink, token: token.currentToken) }
 }

@@ -132,3 +132,127 @@ import Testing
     #expect(throws: DatabaseError.self) { _ = try kept.superDecoder() }
   }
 }
+
+/// Each statement reuses one keyed container per `CodingKeys` type from row to row (and each encoder
+/// sink from value to value): these tests pin what a kept container may and may not do then.
+@Suite struct ReusedContainerTests {
+  final class Slot<Value>: @unchecked Sendable {  // used by one test at a time, on its thread
+    var value: Value?
+  }
+
+  /// Keeps its container in `slot`, and reads `x` through the container `previous` holds when there is one.
+  struct Reader: Decodable {
+    nonisolated(unsafe) static var slot = Slot<KeyedDecodingContainer<CodingKeys>>()
+    nonisolated(unsafe) static var previous = Slot<KeyedDecodingContainer<CodingKeys>>()
+    var x: Int
+    var throughPrevious: Int?
+    enum CodingKeys: String, CodingKey { case x }
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      x = try container.decode(Int.self, forKey: .x)
+      throughPrevious = try Self.previous.value?.decode(Int.self, forKey: .x)
+      Self.slot.value = container
+    }
+  }
+
+  @Test func aContainerKeptFromOneRowThrowsBetweenDecodesAndReadsTheCurrentRowDuringOne() throws {
+    let db = try Database()
+    try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
+    let statement = try db.prepare(sql: "SELECT x FROM t ORDER BY x")
+    Reader.previous.value = nil
+    let first = try #require(try statement.step())
+    #expect(try first.decode(Reader.self).x == 1)
+    let kept = try #require(Reader.slot.value)
+    // Between decodes, the kept container reads nothing.
+    #expect(throws: DatabaseError.self) { _ = try kept.decode(Int.self, forKey: .x) }
+    // During the next row's decode of the same statement, it reads that row, never the old one.
+    Reader.previous.value = kept
+    let second = try #require(try statement.step())
+    let decoded = try second.decode(Reader.self)
+    #expect(decoded.x == 2)
+    #expect(decoded.throughPrevious == 2)
+    Reader.previous.value = nil
+    #expect(throws: DatabaseError.self) { _ = try kept.decode(Int.self, forKey: .x) }
+  }
+
+  @Test func aContainerKeptFromAReleasedStatementThrowsDuringAnotherStatementsDecode() throws {
+    let db = try Database()
+    try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (7)")
+    Reader.previous.value = nil
+    do {
+      let statement = try db.prepare(sql: "SELECT x FROM t")
+      #expect(try statement.decodeFirst(Reader.self)?.x == 7)
+    }
+    let kept = try #require(Reader.slot.value)
+    // The released statement's scope gave its cell back; the new statement's decode likely reuses it,
+    // and must not let the kept container through to the freed statement.
+    Reader.previous.value = kept
+    defer { Reader.previous.value = nil }
+    let other = try db.prepare(sql: "SELECT x + 1 AS x FROM t")
+    #expect(throws: DatabaseError.self) { _ = try other.decodeFirst(Reader.self) }
+  }
+
+  struct Point: Codable, Equatable { var x: Int; var y: Int }
+  struct Label: Codable, Equatable { var y: Int; var name: String }
+
+  @Test func oneStatementDecodesAndEncodesTypesInTurn() throws {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE t(x, y, name)")
+    let insert = try db.prepare(sql: "INSERT INTO t VALUES (:x, :y, :name)")
+    struct Row3: Encodable { var x: Int; var y: Int; var name: String }
+    struct Reordered: Encodable { var name: String; var y: Int; var x: Int }
+    for i in 0..<4 {
+      // Two key types in turn through the statement's reused containers.
+      if i % 2 == 0 {
+        try insert.bind(Row3(x: i, y: i * 10, name: "p\(i)")).execute()
+      } else {
+        try insert.bind(Reordered(name: "d\(i)", y: i * 10, x: i)).execute()
+      }
+    }
+    let select = try db.prepare(sql: "SELECT x, y, name FROM t ORDER BY x")
+    var points: [Point] = []
+    var labels: [Label] = []
+    while let row = try select.step() {
+      points.append(try row.decode(Point.self))
+      labels.append(try row.decode(Label.self))
+    }
+    #expect(points == (0..<4).map { Point(x: $0, y: $0 * 10) })
+    #expect(labels.map(\.name) == ["p0", "d1", "p2", "d3"])
+    #expect(labels.map(\.y) == [0, 10, 20, 30])
+  }
+
+  /// Keeps its encoding container, and writes `b` through the one `previous` holds (else itself).
+  struct Writer: Encodable {
+    nonisolated(unsafe) static var slot = Slot<KeyedEncodingContainer<CodingKeys>>()
+    nonisolated(unsafe) static var previous = Slot<KeyedEncodingContainer<CodingKeys>>()
+    var a: Int
+    enum CodingKeys: String, CodingKey { case a, b }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(a, forKey: .a)
+      if var previous = Self.previous.value {
+        try previous.encode(a + 1000, forKey: .b)
+      } else {
+        try container.encode(0, forKey: .b)
+      }
+      Self.slot.value = container
+    }
+  }
+
+  @Test func anEncodingContainerKeptFromOneValueWritesOnlyDuringALaterEncodeOfItsStatement() throws {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE t(a, b)")
+    let insert = try db.prepare(sql: "INSERT INTO t VALUES (:a, :b)")
+    Writer.previous.value = nil
+    try insert.bind(Writer(a: 1)).execute()
+    var kept = try #require(Writer.slot.value)
+    #expect(throws: DatabaseError.self) { try kept.encode(5, forKey: .b) }
+    Writer.previous.value = kept
+    defer { Writer.previous.value = nil }
+    try insert.bind(Writer(a: 2)).execute()
+    // A different statement: the kept container belongs to the first one's sink, which is not encoding.
+    let other = try db.prepare(sql: "INSERT INTO t VALUES (:a, :b)")
+    #expect(throws: DatabaseError.self) { try other.bind(Writer(a: 3)) }
+    #expect(try db.fetchAll(String.self, sql: "SELECT a || ',' || b FROM t ORDER BY a") == ["1,0", "2,1002"])
+  }
+}
