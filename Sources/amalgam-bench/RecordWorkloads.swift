@@ -36,7 +36,67 @@ struct KeyedRecord: TableRecord {
   var score: Int
 }
 
+/// Workload 23's record: workload 16's, with its own `encode(to:)` and `init(row:)` instead of `Codable`.
+struct WrittenRecord: TableRecord, RowConvertible {
+  static let tableName = "record"
+  var id: Int64
+  var name: String
+  var score: Int
+
+  init(id: Int64, name: String, score: Int) {
+    self.id = id
+    self.name = name
+    self.score = score
+  }
+
+  func encode(to container: inout PersistenceContainer) throws {
+    try container.encode(id, forKey: "id")
+    try container.encode(name, forKey: "name")
+    try container.encode(score, forKey: "score")
+  }
+
+  init(row: borrowing Row) throws {
+    id = try row.value(named: "id")
+    name = try row.value(named: "name")
+    score = try row.value(named: "score")
+  }
+}
+
 let recordLoopCount = 10_000
+
+/// The C side of workloads 16 and 23: insert a row, then read it back by primary key, 10,000 times.
+func recordLoopC(_ handle: OpaquePointer) throws -> Int {
+  try checkC(sqlite3_exec(handle, "BEGIN", nil, nil, nil), handle)
+  let insert = try prepareC(handle, #"INSERT INTO "record"("id", "name", "score") VALUES (:id, :name, :score)"#)
+  let select = try prepareC(handle, #"SELECT * FROM "record" WHERE "id" = ?"#)
+  defer {
+    sqlite3_finalize(insert)
+    sqlite3_finalize(select)
+  }
+  // SQLite copies the name (SQLITE_TRANSIENT), as Amalgam's String binding does.
+  let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+  var sum = 0
+  for id in 1...recordLoopCount {
+    sqlite3_bind_int64(insert, 1, Int64(id))
+    sqlite3_bind_text(insert, 2, "player", -1, transient)
+    sqlite3_bind_int64(insert, 3, Int64(id * 3))
+    try checkC(sqlite3_step(insert), handle, SQLITE_DONE)
+    sqlite3_reset(insert)
+    sqlite3_bind_int64(select, 1, Int64(id))
+    try checkC(sqlite3_step(select), handle, SQLITE_ROW)
+    let name = String(cString: sqlite3_column_text(select, 1))
+    sum &+= Int(sqlite3_column_int64(select, 0)) &+ name.utf8.count &+ Int(sqlite3_column_int64(select, 2))
+    sqlite3_reset(select)
+  }
+  try checkC(sqlite3_exec(handle, "COMMIT", nil, nil, nil), handle)
+  return sum
+}
+
+/// Empties workloads 16 and 23's table.
+func emptyRecordTable(_ db: Database) throws {
+  try db.execute(sql: "CREATE TABLE IF NOT EXISTS record(id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
+  try db.execute(sql: "DELETE FROM record")
+}
 
 /// The C side of workloads 12 and 13: the struct built from each row by index, into an array, as the
 /// fetches return.
@@ -88,42 +148,31 @@ func recordWorkloads() -> [Workload] {
       }),
     Workload(
       number: 16, name: "10k record inserts, each fetched back by primary key", target: 1.3,
-      prepareRun: { db in
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS record(id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
-        try db.execute(sql: "DELETE FROM record")
-      },
-      c: { handle in
-        try checkC(sqlite3_exec(handle, "BEGIN", nil, nil, nil), handle)
-        let insert = try prepareC(handle, #"INSERT INTO "record"("id", "name", "score") VALUES (:id, :name, :score)"#)
-        let select = try prepareC(handle, #"SELECT * FROM "record" WHERE "id" = ?"#)
-        defer {
-          sqlite3_finalize(insert)
-          sqlite3_finalize(select)
-        }
-        // SQLite copies the name (SQLITE_TRANSIENT), as Amalgam's String binding does.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        var sum = 0
-        for id in 1...recordLoopCount {
-          sqlite3_bind_int64(insert, 1, Int64(id))
-          sqlite3_bind_text(insert, 2, "player", -1, transient)
-          sqlite3_bind_int64(insert, 3, Int64(id * 3))
-          try checkC(sqlite3_step(insert), handle, SQLITE_DONE)
-          sqlite3_reset(insert)
-          sqlite3_bind_int64(select, 1, Int64(id))
-          try checkC(sqlite3_step(select), handle, SQLITE_ROW)
-          let name = String(cString: sqlite3_column_text(select, 1))
-          sum &+= Int(sqlite3_column_int64(select, 0)) &+ name.utf8.count &+ Int(sqlite3_column_int64(select, 2))
-          sqlite3_reset(select)
-        }
-        try checkC(sqlite3_exec(handle, "COMMIT", nil, nil, nil), handle)
-        return sum
-      },
+      prepareRun: emptyRecordTable,
+      c: recordLoopC,
       amalgam: { db in
         try db.transaction { db in
           var sum = 0
           for id in 1...recordLoopCount {
             try db.insert(KeyedRecord(id: Int64(id), name: "player", score: id * 3))
             guard let record = try db.fetch(KeyedRecord.self, id: Int64(id)) else {
+              throw BenchmarkFailure(description: "record \(id) not found")
+            }
+            sum &+= Int(record.id) &+ record.name.utf8.count &+ record.score
+          }
+          return sum
+        }
+      }),
+    Workload(
+      number: 23, name: "workload 16 with a record's own encode(to:) and init(row:)", target: 1.3,
+      prepareRun: emptyRecordTable,
+      c: recordLoopC,
+      amalgam: { db in
+        try db.transaction { db in
+          var sum = 0
+          for id in 1...recordLoopCount {
+            try db.insert(WrittenRecord(id: Int64(id), name: "player", score: id * 3))
+            guard let record = try db.fetch(WrittenRecord.self, id: Int64(id)) else {
               throw BenchmarkFailure(description: "record \(id) not found")
             }
             sum &+= Int(record.id) &+ record.name.utf8.count &+ record.score

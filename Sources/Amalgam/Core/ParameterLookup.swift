@@ -94,7 +94,9 @@ struct ParameterSet {
 /// values, and at the end a parameter given none. Every way of binding by name goes through it.
 @usableFromInline
 struct NamedParameterResolver {
-  let statement: Statement
+  /// Not retained: the resolver's user holds the statement (a statement's encoder sink keeps a
+  /// resolver, and a reference would make a cycle).
+  unowned(unsafe) let statement: Statement
   let lookup: ParameterLookup
   private(set) var bound: ParameterSet
   /// The parameter after the last one found: names usually come in the statement's order.
@@ -105,6 +107,12 @@ struct NamedParameterResolver {
     self.statement = statement
     self.lookup = statement.parameterLookup
     self.bound = ParameterSet(count: statement.parameterCount)
+  }
+
+  /// Forgets which parameters were given values, for the next set of values.
+  mutating func restart() {
+    bound = ParameterSet(count: statement.parameterCount)
+    hint = 1
   }
 
   /// The 1-based index of the parameter named `name` (with or without its prefix), or `nil` if the

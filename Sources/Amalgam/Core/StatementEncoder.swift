@@ -35,9 +35,7 @@ public struct StatementEncoder: Sendable {
   /// The value's properties as database values, by property name.
   public func encode<T: Encodable>(_ value: T) throws -> [String: DatabaseValue] {
     let sink = DictionarySink(options: self)
-    try sink.scope.run { token in
-      try value.encode(to: ParameterEncoding(sink: .passUnretained(sink), token: token))
-    }
+    try sink.encodeProperties(of: value)
     return sink.values
   }
 
@@ -48,6 +46,12 @@ public struct StatementEncoder: Sendable {
   ///   ``DatabaseError/unnamedParameter(index:sql:)`` for a `?` parameter, and
   ///   ``DatabaseError/duplicateParameter(name:sql:)`` when two properties name one parameter.
   public func encode<T: Encodable>(_ value: T, to statement: Statement) throws {
+    try withSink(of: statement) { try $0.encodeProperties(of: value) }
+  }
+
+  /// Runs `body` with `statement`'s sink ready to bind named parameters, then throws for the first
+  /// parameter `body` gave no value.
+  func withSink(of statement: Statement, _ body: (StatementSink) throws -> Void) throws {
     try statement.checkOpen()
     // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
     // encode into the same statement (from inside a property's `encode(to:)`) finds none and makes its own.
@@ -58,9 +62,7 @@ public struct StatementEncoder: Sendable {
       sink.end()
       statement.spareEncoderSink = sink
     }
-    try sink.scope.run { token in
-      try value.encode(to: ParameterEncoding(sink: .passUnretained(sink), token: token))
-    }
+    try body(sink)
     try sink.finish()
   }
 
@@ -98,7 +100,7 @@ extension Statement {
 /// Where encoded properties go: straight to a statement's parameters, or into a dictionary. A class
 /// because Swift's encoding containers are values handed out by the encoder, and they must all write
 /// to one place.
-private protocol ParameterSink: AnyObject {
+protocol ParameterSink: AnyObject {
   var options: StatementEncoder { get }
   /// The lifetime of the encoders and containers made for this sink's encodes, which hold the sink
   /// unretained.
@@ -111,6 +113,13 @@ private protocol ParameterSink: AnyObject {
 }
 
 extension ParameterSink {
+  /// Stores each property of `value` (through its `encode(to:)`).
+  func encodeProperties<T: Encodable>(of value: T) throws {
+    try scope.run { token in
+      try value.encode(to: ParameterEncoding(sink: .passUnretained(self), token: token))
+    }
+  }
+
   /// Stores any `Encodable` property: dates in the encoder's format, bindable types directly, other
   /// values as JSON.
   func storeEncodable<Value: Encodable>(_ value: Value, forKey key: String) throws {
@@ -128,41 +137,47 @@ extension ParameterSink {
 /// kept after its encode returned binds nothing (it throws).
 final class StatementSink: ParameterSink {
   /// The statement that owns this sink. Unretained, since the statement holds the sink: it is used only
-  /// while an encode runs (`resolver` is set), and the encode holds the statement.
+  /// while an encode runs (`isEncoding`), and the encode holds the statement.
   let statement: Unmanaged<Statement>
   private(set) var options = StatementEncoder()
   let scope = CallbackScope()
   /// Only this sink's encoder touches it, during an encode.
   @exclusivity(unchecked) var reusedContainer: ReusedContainer?
-  /// The named parameters while an encode runs, nil between encodes. Only this sink's encoding
-  /// container reaches it, one property at a time: the runtime exclusivity check would cost more than
-  /// binding.
-  @exclusivity(unchecked) private var resolver: NamedParameterResolver?
+  /// The named parameters, kept from one encode to the next (the names never change); only this sink's
+  /// encoding container reaches it, one property at a time: the runtime exclusivity check would cost
+  /// more than binding.
+  @exclusivity(unchecked) private var resolver: NamedParameterResolver
+  /// True between ``begin(options:)`` and ``end()``.
+  private var isEncoding = false
 
-  init(statement: Statement) { self.statement = .passUnretained(statement) }
+  init(statement: Statement) {
+    self.statement = .passUnretained(statement)
+    resolver = NamedParameterResolver(statement: statement)
+  }
 
   func begin(options: StatementEncoder) {
     self.options = options
-    resolver = NamedParameterResolver(statement: statement.takeUnretainedValue())
+    resolver.restart()
+    isEncoding = true
   }
 
-  func end() { resolver = nil }
+  func end() { isEncoding = false }
 
   /// Throws for the first parameter given no value.
-  func finish() throws { try resolver?.finish() }
+  func finish() throws { try resolver.finish() }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
-    guard resolver != nil else {
+    guard isEncoding else {
       throw DatabaseError.codingFailed("StatementEncoder: an encoding container was used after its encode returned")
     }
     // A property without a parameter is ignored: a statement may use only some of a type's properties.
-    guard let index = try resolver?.resolveIfPresent(key) else { return }
+    guard let index = try resolver.resolveIfPresent(key) else { return }
     try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
   }
 }
 
 /// Collects the properties as database values by name.
-private final class DictionarySink: ParameterSink {
+final class DictionarySink: ParameterSink {
   let options: StatementEncoder
   let scope = CallbackScope()
   var values: [String: DatabaseValue] = [:]

@@ -1,3 +1,5 @@
+import AmalgamSQLite
+
 /// A `Codable` type stored as the rows of one table: its properties are the columns, named as its
 /// `CodingKeys` say.
 ///
@@ -20,6 +22,10 @@
 /// the same properties (synthesized `Codable` does: `nil` is written as NULL). Reading decodes with
 /// ``RowDecoder`` from `SELECT *`.
 ///
+/// A record read or written often can skip `Codable` there, as GRDB's records do: conform it to
+/// ``RowConvertible`` as well, and every record fetch builds it with `init(row:)`; implement
+/// ``encode(to:)`` and every write binds the columns it gives (see ``PersistenceContainer``).
+///
 /// Related SQLite documentation: <https://sqlite.org/lang_insert.html>,
 /// <https://sqlite.org/lang_upsert.html>, <https://sqlite.org/lang_update.html>
 public protocol TableRecord: Codable {
@@ -27,11 +33,67 @@ public protocol TableRecord: Codable {
   static var tableName: String { get }
   /// The columns of the primary key, in order; by default `["id"]`.
   static var primaryKey: [String] { get }
+
+  /// Writes the record's columns, for every insert, upsert, update and delete of the record. By
+  /// default every property, through `Encodable` (``PersistenceContainer/encodeProperties(of:)``).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  func encode(to container: inout PersistenceContainer) throws
+
+  /// Builds a record from a row of one of the record fetches (`fetch(_:id:)`, `fetchAll(_:where:)`,
+  /// ...). By default `decoder` decodes it; a record that is also ``RowConvertible`` is built with its
+  /// `init(row:)` instead.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  init(row: borrowing Row, decoder: RowDecoder) throws
 }
 
 extension TableRecord {
   /// `["id"]`.
   public static var primaryKey: [String] { ["id"] }
+
+  /// Writes every property through `Encodable`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public func encode(to container: inout PersistenceContainer) throws {
+    try container.encodeProperties(of: self)
+  }
+
+  /// Decodes the record with `decoder`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public init(row: borrowing Row, decoder: RowDecoder) throws {
+    self = try decoder.decode(Self.self, from: row)
+  }
+}
+
+extension TableRecord where Self: RowConvertible {
+  /// Builds the record with its `init(row:)`: the record fetches of a type that is both a
+  /// ``TableRecord`` and ``RowConvertible`` skip `Decodable`.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public init(row: borrowing Row, decoder: RowDecoder) throws {
+    try self.init(row: row)
+  }
+}
+
+extension TableRecord {
+  /// Binds the record's columns (``encode(to:)``) to `statement`'s named parameters.
+  @usableFromInline
+  func bindColumns(to statement: Statement, encoder: StatementEncoder) throws {
+    try encoder.withSink(of: statement) { sink in
+      var container = PersistenceContainer(.statement(sink))
+      try encode(to: &container)
+    }
+  }
+
+  /// The record's columns (``encode(to:)``) and their values.
+  func columnValues(encoder: StatementEncoder) throws -> [String: DatabaseValue] {
+    let sink = DictionarySink(options: encoder)
+    var container = PersistenceContainer(.dictionary(sink))
+    try encode(to: &container)
+    return sink.values
+  }
 }
 
 /// The SQL that writes one record type, built once per type from the properties a value encodes.
@@ -94,7 +156,7 @@ final class RecordLayout: Sendable {
 
   /// A layout built from the properties `value` encodes, not cached.
   static func fresh<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
-    RecordLayout(R.self, columns: try encoder.encode(value).keys.sorted())
+    RecordLayout(R.self, columns: try value.columnValues(encoder: encoder).keys.sorted())
   }
 }
 
@@ -125,13 +187,13 @@ extension Database {
     let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
       try withStatement(sql: sql(layout), arguments: nil) { statement in
-        try encoder.encode(record, to: statement)
+        try record.bindColumns(to: statement, encoder: encoder)
         try statement.execute()
       }
     } catch DatabaseError.missingParameter {
       let own = try RecordLayout.fresh(record, encoder: encoder)
       try withStatement(sql: sql(own), arguments: nil) { statement in
-        try encoder.encode(record, to: statement)
+        try record.bindColumns(to: statement, encoder: encoder)
         try statement.execute()
       }
     }
@@ -185,7 +247,7 @@ extension Database {
   public func update<R: TableRecord>(
     _ record: R, columns: [String], encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
-    let values = try encoder.encode(record)
+    let values = try record.columnValues(encoder: encoder)
     let key = R.primaryKey
     let keyValues = try key.map { name in
       guard let value = values[name] else {
@@ -227,8 +289,8 @@ extension Database {
   public func updateChanges<R: TableRecord>(
     from old: R, to new: R, encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
-    let before = try encoder.encode(old)
-    let after = try encoder.encode(new)
+    let before = try old.columnValues(encoder: encoder)
+    let after = try new.columnValues(encoder: encoder)
     let changed = after.keys.sorted().filter { before[$0] != after[$0] }
     guard !changed.isEmpty else { return false }
     return try update(new, columns: changed, encoder: encoder)
@@ -246,7 +308,7 @@ extension Database {
   private func primaryKeyValues<R: TableRecord>(of record: R, encoder: StatementEncoder) throws
     -> [(any ParameterBindable)?]
   {
-    let values = try encoder.encode(record)
+    let values = try record.columnValues(encoder: encoder)
     return try R.primaryKey.map { name in
       guard let value = values[name] else {
         throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
@@ -291,13 +353,17 @@ extension Database {
   public func fetch<R: TableRecord>(
     _ type: R.Type, id: some ParameterBindable, decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    // Binds the key straight to the statement: no array of boxed values per lookup.
-    try withStatement(sql: keySQL(R.self).select, arguments: nil) { statement in
-      guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
-      try id.bind(to: statement, at: 1)
-      guard let row = try statement.step() else { return nil }
-      return try decoder.decode(R.self, from: row)
+    // Binds the key straight to the statement: no array of boxed values per lookup. (Not through
+    // `withStatement`, whose closure would return an `R?`: a runtime metadata lookup per call here.)
+    let statement = try cachedStatementKeepingBindings(sql: keySQL(R.self).select)
+    defer {
+      sqlite3_reset(statement.sqliteHandle)
+      sqlite3_clear_bindings(statement.sqliteHandle)
     }
+    guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
+    try id.bind(to: statement, at: 1)
+    guard let row = try statement.step() else { return nil }
+    return try R(row: row, decoder: decoder)
   }
 
   /// The record whose primary key has the given values (in ``TableRecord/primaryKey`` order), or `nil`.
@@ -313,7 +379,7 @@ extension Database {
   public func fetch<R: TableRecord>(
     _ type: R.Type, key: [(any ParameterBindable)?], decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    return try fetchOne(R.self, sql: keySQL(R.self).select, arguments: StatementArguments(key), decoder: decoder)
+    return try fetchRecord(R.self, sql: keySQL(R.self).select, arguments: StatementArguments(key), decoder: decoder)
   }
 
   /// True when a row has the single-column primary key `id`.
@@ -352,6 +418,27 @@ extension Database {
 // MARK: - Filtering
 
 extension Database {
+  /// Every row of `sql` as a record (``TableRecord/init(row:decoder:)``).
+  private func fetchRecords<R: TableRecord>(
+    _ type: R.Type, sql: String, arguments: StatementArguments = [], decoder: RowDecoder
+  ) throws -> [R] {
+    try withStatement(sql: sql, arguments: arguments) { statement in
+      var records: [R] = []
+      try statement.results { row in records.append(try R(row: row, decoder: decoder)) }
+      return records
+    }
+  }
+
+  /// The first row of `sql` as a record (``TableRecord/init(row:decoder:)``), or `nil`.
+  private func fetchRecord<R: TableRecord>(
+    _ type: R.Type, sql: String, arguments: StatementArguments, decoder: RowDecoder
+  ) throws -> R? {
+    try withStatement(sql: sql, arguments: arguments) { statement in
+      guard let row = try statement.step() else { return nil }
+      return try R(row: row, decoder: decoder)
+    }
+  }
+
   /// `SELECT * FROM table` plus ` WHERE condition` when there is one.
   private func selectSQL<R: TableRecord>(_ type: R.Type, _ what: String, where condition: String?) -> String {
     let base = "SELECT \(what) FROM \(SQLLiteral.quote(identifier: R.tableName))"
@@ -362,7 +449,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
   public func fetchAll<R: TableRecord>(_ type: R.Type, decoder: RowDecoder = RowDecoder()) throws -> [R] {
-    try fetchAll(R.self, sql: selectSQL(R.self, "*", where: nil), decoder: decoder)
+    try fetchRecords(R.self, sql: selectSQL(R.self, "*", where: nil), decoder: decoder)
   }
 
   /// The records matching a `WHERE` condition whose interpolated values are bound parameters. The
@@ -376,7 +463,7 @@ extension Database {
   public func fetchAll<R: TableRecord>(
     _ type: R.Type, where condition: SQLLiteral, decoder: RowDecoder = RowDecoder()
   ) throws -> [R] {
-    try fetchAll(
+    try fetchRecords(
       R.self, sql: selectSQL(R.self, "*", where: condition.sql), arguments: condition.statementArguments(),
       decoder: decoder)
   }
@@ -391,7 +478,7 @@ extension Database {
   public func fetchAll<R: TableRecord>(
     _ type: R.Type, where condition: String, arguments: StatementArguments, decoder: RowDecoder = RowDecoder()
   ) throws -> [R] {
-    try fetchAll(R.self, sql: selectSQL(R.self, "*", where: condition), arguments: arguments, decoder: decoder)
+    try fetchRecords(R.self, sql: selectSQL(R.self, "*", where: condition), arguments: arguments, decoder: decoder)
   }
 
   /// The first record matching a `WHERE` condition whose interpolated values are bound parameters, or
@@ -401,7 +488,7 @@ extension Database {
   public func fetchOne<R: TableRecord>(
     _ type: R.Type, where condition: SQLLiteral, decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    try fetchOne(
+    try fetchRecord(
       R.self, sql: selectSQL(R.self, "*", where: condition.sql), arguments: condition.statementArguments(),
       decoder: decoder)
   }
@@ -412,7 +499,7 @@ extension Database {
   public func fetchOne<R: TableRecord>(
     _ type: R.Type, where condition: String, arguments: StatementArguments, decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    try fetchOne(R.self, sql: selectSQL(R.self, "*", where: condition), arguments: arguments, decoder: decoder)
+    try fetchRecord(R.self, sql: selectSQL(R.self, "*", where: condition), arguments: arguments, decoder: decoder)
   }
 
   /// The number of rows in the record's table.

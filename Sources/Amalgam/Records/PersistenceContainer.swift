@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Where a ``TableRecord`` writes its columns: each ``encode(_:forKey:)`` gives one column its value.
+///
+/// A record's ``TableRecord/encode(to:)`` receives one for each insert, upsert, update or delete, and
+/// for finding its columns. By default the record writes every property through ``StatementEncoder``
+/// (``encodeProperties(of:)``); a record written often can write its columns itself, which skips
+/// `Encodable`'s per-property dispatch:
+///
+/// ```swift
+/// struct Player: TableRecord, RowConvertible {
+///   static let tableName = "player"
+///   var id: Int64
+///   var name: String
+///   var score: Int
+///
+///   func encode(to container: inout PersistenceContainer) throws {
+///     try container.encode(id, forKey: "id")
+///     try container.encode(name, forKey: "name")
+///     try container.encode(score, forKey: "score")
+///   }
+///   init(row: borrowing Row) throws {
+///     id = try row.value(named: "id")
+///     name = try row.value(named: "name")
+///     score = try row.value(named: "score")
+///   }
+/// }
+/// ```
+///
+/// Every value of a type must write the same columns, under the names of the table's columns; `nil`
+/// writes NULL. The container is valid during the `encode(to:)` call only: it is not copyable, so it
+/// cannot be kept.
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+public struct PersistenceContainer: ~Copyable {
+  /// The statement's parameters, or a dictionary of values while the record's columns are collected.
+  /// Two concrete cases rather than an existential, so that each call reaches specialized code.
+  enum Target {
+    case statement(StatementSink)
+    case dictionary(DictionarySink)
+  }
+
+  let target: Target
+
+  init(_ target: Target) { self.target = target }
+
+  /// Gives the column named `column` the value `value` (`nil` for NULL). A `Date` is written in the
+  /// encoder's ``StatementEncoder/dateFormat``.
+  ///
+  /// - Throws: ``DatabaseError/duplicateParameter(name:sql:)`` when the column was given a value
+  ///   already, and the errors of binding `value` (text that is not valid UTF-8, a number out of range).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public mutating func encode<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
+    if Value.self == Date.self || Value.self == Date?.self {
+      // `as? Date` unwraps an optional date; a nil one is NULL.
+      let stored = try (value as? Date).map { try $0.databaseValue(format: options.dateFormat) } ?? .null
+      try store(stored, forKey: column)
+    } else {
+      try store(value, forKey: column)
+    }
+  }
+
+  /// Gives the column named `column` a value of any `Encodable` type that is not ``ParameterBindable``:
+  /// enums and wrappers store their single value, other values JSON text, as ``StatementEncoder`` does.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/json1.html>
+  @_disfavoredOverload
+  public mutating func encode<Value: Encodable>(_ value: Value, forKey column: String) throws {
+    switch target {
+    case .statement(let sink): try sink.storeEncodable(value, forKey: column)
+    case .dictionary(let sink): try sink.storeEncodable(value, forKey: column)
+    }
+  }
+
+  /// Writes every property of `value` as a column through its `Encodable` conformance, as
+  /// ``StatementEncoder`` does: the default ``TableRecord/encode(to:)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public mutating func encodeProperties<Value: Encodable>(of value: Value) throws {
+    switch target {
+    case .statement(let sink): try sink.encodeProperties(of: value)
+    case .dictionary(let sink): try sink.encodeProperties(of: value)
+    }
+  }
+
+  private var options: StatementEncoder {
+    switch target {
+    case .statement(let sink): sink.options
+    case .dictionary(let sink): sink.options
+    }
+  }
+
+  @inline(__always)
+  private func store<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
+    switch target {
+    case .statement(let sink): try sink.store(value, forKey: column)
+    case .dictionary(let sink): try sink.store(value, forKey: column)
+    }
+  }
+}
