@@ -112,14 +112,16 @@ protocol ParameterSink: AnyObject {
   var reusedContainer: ReusedContainer? { get set }
 }
 
-extension ParameterSink {
-  /// Stores each property of `value` (through its `encode(to:)`).
-  func encodeProperties<T: Encodable>(of value: T) throws {
-    try scope.run { token in
-      try value.encode(to: ParameterEncoding(sink: .passUnretained(self), token: token))
-    }
+/// Stores each property of `value` in `sink` (through its `encode(to:)`). Called with a concrete sink
+/// type, so that the encoder's type is known when compiling and costs no runtime metadata lookup.
+@inline(__always)
+private func encodeProperties<Sink: ParameterSink, T: Encodable>(of value: T, into sink: Sink) throws {
+  try sink.scope.run { token in
+    try value.encode(to: ParameterEncoding(sink: .passUnretained(sink), token: token))
   }
+}
 
+extension ParameterSink {
   /// Stores any `Encodable` property: dates in the encoder's format, bindable types directly, other
   /// values as JSON.
   func storeEncodable<Value: Encodable>(_ value: Value, forKey key: String) throws {
@@ -163,6 +165,9 @@ final class StatementSink: ParameterSink {
 
   func end() { isEncoding = false }
 
+  /// Stores each property of `value` (through its `encode(to:)`).
+  func encodeProperties<T: Encodable>(of value: T) throws { try Amalgam.encodeProperties(of: value, into: self) }
+
   /// Throws for the first parameter given no value.
   func finish() throws { try resolver.finish() }
 
@@ -184,6 +189,9 @@ final class DictionarySink: ParameterSink {
   var reusedContainer: ReusedContainer?
 
   init(options: StatementEncoder) { self.options = options }
+
+  /// Stores each property of `value` (through its `encode(to:)`).
+  func encodeProperties<T: Encodable>(of value: T) throws { try Amalgam.encodeProperties(of: value, into: self) }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     values[key] = try value.databaseValue()

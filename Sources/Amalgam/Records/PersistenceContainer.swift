@@ -39,9 +39,11 @@
 public struct PersistenceContainer: ~Copyable {
   /// The statement's parameters, or a dictionary of values while the record's columns are collected.
   /// Two concrete cases rather than an existential, so that each call reaches specialized code.
+  /// Unretained: the container lives only during the record's `encode(to:)`, while its maker holds the
+  /// sink (and the container cannot be copied out of that call).
   enum Target {
-    case statement(StatementSink)
-    case dictionary(DictionarySink)
+    case statement(Unmanaged<StatementSink>)
+    case dictionary(Unmanaged<DictionarySink>)
   }
 
   let target: Target
@@ -72,8 +74,8 @@ public struct PersistenceContainer: ~Copyable {
   @_disfavoredOverload
   public mutating func encode<Value: Encodable>(_ value: Value, forKey column: String) throws {
     switch target {
-    case .statement(let sink): try sink.storeEncodable(value, forKey: column)
-    case .dictionary(let sink): try sink.storeEncodable(value, forKey: column)
+    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: column) }
+    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: column) }
     }
   }
 
@@ -83,23 +85,23 @@ public struct PersistenceContainer: ~Copyable {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
   public mutating func encodeProperties<Value: Encodable>(of value: Value) throws {
     switch target {
-    case .statement(let sink): try sink.encodeProperties(of: value)
-    case .dictionary(let sink): try sink.encodeProperties(of: value)
+    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.encodeProperties(of: value) }
+    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.encodeProperties(of: value) }
     }
   }
 
   private var options: StatementEncoder {
     switch target {
-    case .statement(let sink): sink.options
-    case .dictionary(let sink): sink.options
+    case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.options }
+    case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.options }
     }
   }
 
   @inline(__always)
   private func store<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
     switch target {
-    case .statement(let sink): try sink.store(value, forKey: column)
-    case .dictionary(let sink): try sink.store(value, forKey: column)
+    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: column) }
+    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: column) }
     }
   }
 }

@@ -82,7 +82,7 @@ extension TableRecord {
   @usableFromInline
   func bindColumns(to statement: Statement, encoder: StatementEncoder) throws {
     try encoder.withSink(of: statement) { sink in
-      var container = PersistenceContainer(.statement(sink))
+      var container = PersistenceContainer(.statement(.passUnretained(sink)))
       try encode(to: &container)
     }
   }
@@ -90,9 +90,9 @@ extension TableRecord {
   /// The record's columns (``encode(to:)``) and their values.
   func columnValues(encoder: StatementEncoder) throws -> [String: DatabaseValue] {
     let sink = DictionarySink(options: encoder)
-    var container = PersistenceContainer(.dictionary(sink))
+    var container = PersistenceContainer(.dictionary(.passUnretained(sink)))
     try encode(to: &container)
-    return sink.values
+    return withExtendedLifetime(sink) { sink.values }
   }
 }
 
