@@ -4,7 +4,7 @@
   import Foundation
 #endif
 
-/// Where a ``TableRecord`` writes its columns: each ``encode(_:forKey:)`` gives one column its value.
+/// Where a ``TableRecord`` writes its columns: each `encode(_:forKey:)` gives one column its value.
 ///
 /// A record's ``TableRecord/encode(to:)`` receives one for each insert, upsert, update or delete, and
 /// for finding its columns. By default the record writes every property through ``StatementEncoder``

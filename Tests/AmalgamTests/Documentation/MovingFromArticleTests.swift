@@ -18,6 +18,19 @@ private struct PlayerRecord: TableRecord, Equatable {
   var score: Int
 }
 
+/// GRDB's `encode(to: inout PersistenceContainer)`, in Amalgam's spelling.
+private struct WrittenPlayer: TableRecord {
+  static let tableName = "player"
+  var id: Int64?
+  var name: String
+  var score: Int
+  func encode(to container: inout PersistenceContainer) throws {
+    try container.encode(id, forKey: "id")
+    try container.encode(name, forKey: "name")
+    try container.encode(score, forKey: "score")
+  }
+}
+
 private struct Running: SQLAggregateWindowFunction {
   var sum: Int64 = 0
   mutating func step(_ arguments: FunctionArguments) throws { sum += arguments.int64(at: 0) }
@@ -46,6 +59,8 @@ private struct Running: SQLAggregateWindowFunction {
       let rowid = try db.insert(PlayerRecord(id: nil, name: "Ada", score: 1))
       #expect(rowid == 1)
     }
+    try db.upsert(WrittenPlayer(id: 1, name: "Ada", score: 9))
+    #expect(try db.fetchValue(Int.self, sql: "SELECT score FROM player WHERE id = 1") == 9)
     try db.upsert(PlayerRecord(id: 1, name: "Ada", score: 2))
     try db.insert(PlayerRecord(id: 2, name: "Grace", score: 5))
     do {

@@ -2,6 +2,26 @@ import Amalgam
 import Foundation
 import Testing
 
+// Records article, skipping Codable (the types, at file scope for the extension): begin
+private struct Member: TableRecord, RowConvertible {
+  static let tableName = "member"
+  var id: Int64
+  var name: String
+
+  func encode(to container: inout PersistenceContainer) throws {
+    try container.encode(id, forKey: "id")
+    try container.encode(name, forKey: "name")
+  }
+}
+
+extension Member {  // in an extension, so that the memberwise initializer stays
+  init(row: borrowing Row) throws {
+    id = try row.value(named: "id")
+    name = try row.value(named: "name")
+  }
+}
+// Records article, skipping Codable (the types): end
+
 /// The examples of RecordsAndFetches.md (and the README's records section), verbatim between the markers.
 @Suite struct RecordsArticleTests {
   @Test func recordsAndFetchesExample() throws {
@@ -61,6 +81,13 @@ import Testing
     let table = try db.fetchAll(Score.self, sql: "SELECT name, score FROM player ORDER BY score DESC")
     // Records article, RowConvertible: end
     #expect(table.map(\.points) == [30, 20, 15])
+
+    // Records article, skipping Codable: begin
+    try db.execute(sql: "CREATE TABLE member(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    try db.insert(Member(id: 1, name: "Ada"))
+    let member = try db.fetch(Member.self, id: 1)
+    // Records article, skipping Codable: end
+    #expect(member?.name == "Ada")
 
     // Records article, joins: begin
     let pairs = try db.fetchAll(sql: "SELECT a.*, b.* FROM player a JOIN player b ON b.score > a.score") { row in
