@@ -20,6 +20,8 @@ import AmalgamSQLite
 /// - A non-optional property with no column throws ``DatabaseError/noSuchColumn(name:available:)``.
 /// - The decoder and containers a type's `init(from:)` receives are valid during that call only, as
 ///   callback values are: one kept and used later throws ``DatabaseError/callbackValueExpired(_:)``.
+///   (The keyed container is reused from row to row of a statement, so one kept from an earlier row and
+///   used while a later row of the same statement decodes reads that later row.)
 ///
 /// Related SQLite documentation: <https://sqlite.org/json1.html>
 public struct RowDecoder: Sendable {

@@ -20,7 +20,9 @@
 ///   single-value wrappers store their single value.
 /// - Every parameter of the statement needs a property; properties without a parameter are ignored.
 /// - The encoder and containers a type's `encode(to:)` receives are valid during that call only: one
-///   kept and used later throws ``DatabaseError/callbackValueExpired(_:)``.
+///   kept and used later throws ``DatabaseError/callbackValueExpired(_:)``. (The keyed container is
+///   reused from value to value of a statement, so one kept from an earlier value and used while a later
+///   value encodes into the same statement binds that statement's parameters.)
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 public struct StatementEncoder: Sendable {
