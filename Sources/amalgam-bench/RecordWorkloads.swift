@@ -92,6 +92,33 @@ func recordLoopC(_ handle: OpaquePointer) throws -> Int {
   return sum
 }
 
+/// The record of workloads 16 and 23, whichever way it is read and written.
+protocol LoopRecord: TableRecord {
+  init(id: Int64, name: String, score: Int)
+  var id: Int64 { get }
+  var name: String { get }
+  var score: Int { get }
+}
+
+extension KeyedRecord: LoopRecord {}
+extension WrittenRecord: LoopRecord {}
+
+/// The Amalgam side of workloads 16 and 23: insert a record, then fetch it back by primary key, 10,000
+/// times. (Generic in this module, so it is specialised for each record type.)
+func recordLoop<R: LoopRecord>(_ db: Database, _ type: R.Type) throws -> Int {
+  try db.transaction { db in
+    var sum = 0
+    for id in 1...recordLoopCount {
+      try db.insert(R(id: Int64(id), name: "player", score: id * 3))
+      guard let record = try db.fetch(R.self, id: Int64(id)) else {
+        throw BenchmarkFailure(description: "record \(id) not found")
+      }
+      sum &+= Int(record.id) &+ record.name.utf8.count &+ record.score
+    }
+    return sum
+  }
+}
+
 /// Empties workloads 16 and 23's table.
 func emptyRecordTable(_ db: Database) throws {
   try db.execute(sql: "CREATE TABLE IF NOT EXISTS record(id INTEGER PRIMARY KEY, name TEXT, score INTEGER)")
@@ -150,35 +177,11 @@ func recordWorkloads() -> [Workload] {
       number: 16, name: "10k record inserts, each fetched back by primary key", target: 1.3,
       prepareRun: emptyRecordTable,
       c: recordLoopC,
-      amalgam: { db in
-        try db.transaction { db in
-          var sum = 0
-          for id in 1...recordLoopCount {
-            try db.insert(KeyedRecord(id: Int64(id), name: "player", score: id * 3))
-            guard let record = try db.fetch(KeyedRecord.self, id: Int64(id)) else {
-              throw BenchmarkFailure(description: "record \(id) not found")
-            }
-            sum &+= Int(record.id) &+ record.name.utf8.count &+ record.score
-          }
-          return sum
-        }
-      }),
+      amalgam: { db in try recordLoop(db, KeyedRecord.self) }),
     Workload(
       number: 23, name: "workload 16 with a record's own encode(to:) and init(row:)", target: 1.3,
       prepareRun: emptyRecordTable,
       c: recordLoopC,
-      amalgam: { db in
-        try db.transaction { db in
-          var sum = 0
-          for id in 1...recordLoopCount {
-            try db.insert(WrittenRecord(id: Int64(id), name: "player", score: id * 3))
-            guard let record = try db.fetch(WrittenRecord.self, id: Int64(id)) else {
-              throw BenchmarkFailure(description: "record \(id) not found")
-            }
-            sum &+= Int(record.id) &+ record.name.utf8.count &+ record.score
-          }
-          return sum
-        }
-      }),
+      amalgam: { db in try recordLoop(db, WrittenRecord.self) }),
   ]
 }
