@@ -114,12 +114,67 @@ protocol ParameterSink: AnyObject {
   var reusedContainer: ReusedContainer? { get set }
 }
 
-/// Stores each property of `value` in `sink` (through its `encode(to:)`). Called with a concrete sink
-/// type, so that the encoder's type is known when compiling and costs no runtime metadata lookup.
-@inline(__always)
-private func encodeProperties<Sink: ParameterSink, T: Encodable>(of value: T, into sink: Sink) throws {
-  try sink.scope.run { token in
-    try value.encode(to: ParameterEncoding(sink: .passUnretained(sink), token: token))
+/// The sink an encode writes to, unretained: one of the two concrete sinks. Two cases rather than a
+/// generic parameter or an existential, so that every write reaches code specialized for its sink and
+/// value type, and the encoder and container types need no runtime metadata lookup per sink.
+/// Unretained: whoever starts an encode holds the sink until the encode returns, and the encoders and
+/// containers that outlive it check their token or mark before touching it.
+enum SinkReference {
+  case statement(Unmanaged<StatementSink>)
+  case dictionary(Unmanaged<DictionarySink>)
+
+  /// Stores a value of a type that binds itself.
+  @inline(__always)
+  func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
+    switch self {
+    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key) }
+    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key) }
+    }
+  }
+
+  /// Stores any `Encodable` value (see ``ParameterSink/storeEncodable(_:forKey:)``).
+  func storeEncodable<Value: Encodable>(_ value: Value, forKey key: String) throws {
+    switch self {
+    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: key) }
+    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: key) }
+    }
+  }
+
+  /// The options of the encode running now.
+  var options: StatementEncoder {
+    switch self {
+    case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.options }
+    case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.options }
+    }
+  }
+
+  /// The lifetime of the encode calls into this sink.
+  var scope: CallbackScope {
+    switch self {
+    case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.scope }
+    case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.scope }
+    }
+  }
+
+  /// The keyed container last handed out for this sink (see ``ParameterSink/reusedContainer``).
+  var reusedContainer: ReusedContainer? {
+    get {
+      switch self {
+      case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer }
+      case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer }
+      }
+    }
+    nonmutating set {
+      switch self {
+      case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer = newValue }
+      case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer = newValue }
+      }
+    }
+  }
+
+  /// Stores each property of `value` (through its `encode(to:)`).
+  func encodeProperties<T: Encodable>(of value: T) throws {
+    try scope.run { token in try value.encode(to: ParameterEncoding(sink: self, token: token)) }
   }
 }
 
@@ -168,7 +223,9 @@ final class StatementSink: ParameterSink {
   func end() { isEncoding = false }
 
   /// Stores each property of `value` (through its `encode(to:)`).
-  func encodeProperties<T: Encodable>(of value: T) throws { try Amalgam.encodeProperties(of: value, into: self) }
+  func encodeProperties<T: Encodable>(of value: T) throws {
+    try SinkReference.statement(.passUnretained(self)).encodeProperties(of: value)
+  }
 
   /// Throws for the first parameter given no value.
   func finish() throws { try resolver.finish() }
@@ -193,7 +250,9 @@ final class DictionarySink: ParameterSink {
   init(options: StatementEncoder) { self.options = options }
 
   /// Stores each property of `value` (through its `encode(to:)`).
-  func encodeProperties<T: Encodable>(of value: T) throws { try Amalgam.encodeProperties(of: value, into: self) }
+  func encodeProperties<T: Encodable>(of value: T) throws {
+    try SinkReference.dictionary(.passUnretained(self)).encodeProperties(of: value)
+  }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     values[key] = try value.databaseValue()
@@ -204,25 +263,23 @@ final class DictionarySink: ParameterSink {
 /// checked before every use (the callback-values mechanism, ``CallbackScope``): three words, so passing
 /// the encoder as `any Encoder` allocates nothing, and the standard library's copy of the container for
 /// every property costs no reference counting. A container kept after its encode returned throws.
-private struct ParameterEncoding<Sink: ParameterSink>: Encoder {
-  let sink: Unmanaged<Sink>
+private struct ParameterEncoding: Encoder {
+  let sink: SinkReference
   let token: CallbackToken
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     // An encoder kept after its encode returned must not reach the sink: its container fails.
-    guard token.isActive else { return KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: sink, mark: token.scopeMark)) }
-    return sink._withUnsafeGuaranteedRef { sink in
-      // The container holds only what is constant for the sink, so the next value with the same keys
-      // gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
-      if let reused = sink.reusedContainer?.container(KeyedEncodingContainer<Key>.self, for: Key.self) {
-        return reused
-      }
-      let container = KeyedEncodingContainer(ParameterContainer<Key, Sink>(sink: self.sink, mark: token.scopeMark))
-      sink.reusedContainer = ReusedContainer.keep(container, for: Key.self)
-      return container
+    guard token.isActive else { return KeyedEncodingContainer(ParameterContainer<Key>(sink: sink, mark: token.scopeMark)) }
+    // The container holds only what is constant for the sink, so the next value with the same keys
+    // gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
+    if let reused = sink.reusedContainer?.container(KeyedEncodingContainer<Key>.self, for: Key.self) {
+      return reused
     }
+    let container = KeyedEncodingContainer(ParameterContainer<Key>(sink: sink, mark: token.scopeMark))
+    sink.reusedContainer = ReusedContainer.keep(container, for: Key.self)
+    return container
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -285,12 +342,12 @@ private struct IgnoredContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 /// Made once per sink and `CodingKeys` type and reused from value to value (``ReusedContainer``): it
 /// holds the sink unretained and the mark of the sink's scope, so one kept after its encode returned
 /// throws instead of binding.
-private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEncodingContainerProtocol {
+private struct ParameterContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   /// Unretained: see ``ParameterEncoding``. Used only while `token` says an encode call is running.
-  let sink: Unmanaged<Sink>
+  let sink: SinkReference
   let token: CallbackScopeMark
 
-  init(sink: Unmanaged<Sink>, mark: CallbackScopeMark) {
+  init(sink: SinkReference, mark: CallbackScopeMark) {
     self.sink = sink
     self.token = mark
   }
@@ -303,13 +360,13 @@ private struct ParameterContainer<Key: CodingKey, Sink: ParameterSink>: KeyedEnc
   @inline(__always)
   private func store<Value: ParameterBindable>(_ value: Value, _ key: Key) throws {
     guard token.isActive else { throw Self.expired }
-    try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key.stringValue) }
+    try sink.store(value, forKey: key.stringValue)
   }
 
   @inline(__always)
   private func storeEncodable<Value: Encodable>(_ value: Value, _ key: Key) throws {
     guard token.isActive else { throw Self.expired }
-    try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: key.stringValue) }
+    try sink.storeEncodable(value, forKey: key.stringValue)
   }
 
   mutating func encodeNil(forKey key: Key) throws { try store(DatabaseValue.null, key) }

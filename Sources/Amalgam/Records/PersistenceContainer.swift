@@ -38,17 +38,11 @@
 /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 public struct PersistenceContainer: ~Copyable {
   /// The statement's parameters, or a dictionary of values while the record's columns are collected.
-  /// Two concrete cases rather than an existential, so that each call reaches specialized code.
   /// Unretained: the container lives only during the record's `encode(to:)`, while its maker holds the
   /// sink (and the container cannot be copied out of that call).
-  enum Target {
-    case statement(Unmanaged<StatementSink>)
-    case dictionary(Unmanaged<DictionarySink>)
-  }
+  let target: SinkReference
 
-  let target: Target
-
-  init(_ target: Target) { self.target = target }
+  init(_ target: SinkReference) { self.target = target }
 
   /// Gives the column named `column` the value `value` (`nil` for NULL). A `Date` is written in the
   /// encoder's ``StatementEncoder/dateFormat``.
@@ -60,10 +54,10 @@ public struct PersistenceContainer: ~Copyable {
   public mutating func encode<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
     if Value.self == Date.self || Value.self == Date?.self {
       // `as? Date` unwraps an optional date; a nil one is NULL.
-      let stored = try (value as? Date).map { try $0.databaseValue(format: options.dateFormat) } ?? .null
-      try store(stored, forKey: column)
+      let stored = try (value as? Date).map { try $0.databaseValue(format: target.options.dateFormat) } ?? .null
+      try target.store(stored, forKey: column)
     } else {
-      try store(value, forKey: column)
+      try target.store(value, forKey: column)
     }
   }
 
@@ -73,10 +67,7 @@ public struct PersistenceContainer: ~Copyable {
   /// Related SQLite documentation: <https://sqlite.org/json1.html>
   @_disfavoredOverload
   public mutating func encode<Value: Encodable>(_ value: Value, forKey column: String) throws {
-    switch target {
-    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: column) }
-    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: column) }
-    }
+    try target.storeEncodable(value, forKey: column)
   }
 
   /// Writes every property of `value` as a column through its `Encodable` conformance, as
@@ -84,24 +75,6 @@ public struct PersistenceContainer: ~Copyable {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
   public mutating func encodeProperties<Value: Encodable>(of value: Value) throws {
-    switch target {
-    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.encodeProperties(of: value) }
-    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.encodeProperties(of: value) }
-    }
-  }
-
-  private var options: StatementEncoder {
-    switch target {
-    case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.options }
-    case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.options }
-    }
-  }
-
-  @inline(__always)
-  private func store<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
-    switch target {
-    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: column) }
-    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: column) }
-    }
+    try target.encodeProperties(of: value)
   }
 }

@@ -186,16 +186,25 @@ extension Database {
   ) throws {
     let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
-      try withStatement(sql: sql(layout), arguments: nil) { statement in
-        try record.bindColumns(to: statement, encoder: encoder)
-        try statement.execute()
-      }
+      try run(sql(layout), binding: record, encoder: encoder)
     } catch DatabaseError.missingParameter {
-      let own = try RecordLayout.fresh(record, encoder: encoder)
-      try withStatement(sql: sql(own), arguments: nil) { statement in
-        try record.bindColumns(to: statement, encoder: encoder)
-        try statement.execute()
-      }
+      try run(sql(RecordLayout.fresh(record, encoder: encoder)), binding: record, encoder: encoder)
+    }
+  }
+
+  /// Runs the cached statement for `sql` with `record`'s columns bound.
+  ///
+  /// The bindings stay until the next write of the same SQL, which binds every parameter again (or
+  /// throws for one it misses), as the C API's own loops do; a statement handed out by
+  /// ``cachedStatement(sql:)`` comes with its bindings cleared.
+  private func run<R: TableRecord>(_ sql: String, binding record: R, encoder: StatementEncoder) throws {
+    let statement = try cachedStatementKeepingBindings(sql: sql)
+    do {
+      try record.bindColumns(to: statement, encoder: encoder)
+      try statement.execute()  // resets the statement, also when a step fails
+    } catch {
+      sqlite3_reset(statement.sqliteHandle)
+      throw error
     }
   }
 
@@ -355,11 +364,9 @@ extension Database {
   ) throws -> R? {
     // Binds the key straight to the statement: no array of boxed values per lookup. (Not through
     // `withStatement`, whose closure would return an `R?`: a runtime metadata lookup per call here.)
+    // The key stays bound until the next lookup, which binds it again (see `run(_:binding:encoder:)`).
     let statement = try cachedStatementKeepingBindings(sql: keySQL(R.self).select)
-    defer {
-      sqlite3_reset(statement.sqliteHandle)
-      sqlite3_clear_bindings(statement.sqliteHandle)
-    }
+    defer { sqlite3_reset(statement.sqliteHandle) }
     guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
     try id.bind(to: statement, at: 1)
     guard let row = try statement.step() else { return nil }
