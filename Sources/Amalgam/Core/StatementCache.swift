@@ -20,7 +20,9 @@ struct StatementCache {
   /// The cached statement for `sql`, if any, marked as just used.
   mutating func statement(for sql: String) -> Statement? {
     clock &+= 1
-    for index in recent.indices where recent[index].sql == sql {
+    // Comparing the lengths first rejects another statement's SQL without comparing its text.
+    let length = sql.utf8.count
+    for index in recent.indices where recent[index].sql.utf8.count == length && recent[index].sql == sql {
       let statement = recent[index].statement
       statement.cacheLastUse = clock
       return statement

@@ -119,12 +119,13 @@ protocol ParameterSink: AnyObject {
 /// value type, and the encoder and container types need no runtime metadata lookup per sink.
 /// Unretained: whoever starts an encode holds the sink until the encode returns, and the encoders and
 /// containers that outlive it check their token or mark before touching it.
+@usableFromInline
 enum SinkReference {
   case statement(Unmanaged<StatementSink>)
   case dictionary(Unmanaged<DictionarySink>)
 
   /// Stores a value of a type that binds itself.
-  @inline(__always)
+  @inline(__always) @usableFromInline
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     switch self {
     case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key) }
@@ -194,10 +195,11 @@ extension ParameterSink {
 /// Binds each property to the parameter of its name, and remembers which parameters got a value.
 /// Reused from one encode to the next by its statement (``Statement/spareEncoderSink``); a container
 /// kept after its encode returned binds nothing (it throws).
+@usableFromInline
 final class StatementSink: ParameterSink {
   /// The statement that owns this sink. Unretained, since the statement holds the sink: it is used only
   /// while an encode runs (`isEncoding`), and the encode holds the statement.
-  let statement: Unmanaged<Statement>
+  @usableFromInline let statement: Unmanaged<Statement>
   private(set) var options = StatementEncoder()
   let scope = CallbackScope()
   /// Only this sink's encoder touches it, during an encode.
@@ -231,16 +233,26 @@ final class StatementSink: ParameterSink {
   func finish() throws { try resolver.finish() }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
+    guard let index = try parameterIndex(forKey: key) else { return }
+    try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
+  }
+
+  /// The index of the parameter named `key`, which must get its value now; `nil` when the statement has
+  /// none (a property without a parameter is ignored: a statement may use only some of a type's
+  /// properties).
+  ///
+  /// - Throws: when no encode is running, and ``DatabaseError/duplicateParameter(name:sql:)``.
+  @usableFromInline
+  func parameterIndex(forKey key: String) throws -> Int32? {
     guard isEncoding else {
       throw DatabaseError.codingFailed("StatementEncoder: an encoding container was used after its encode returned")
     }
-    // A property without a parameter is ignored: a statement may use only some of a type's properties.
-    guard let index = try resolver.resolveIfPresent(key) else { return }
-    try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
+    return try resolver.resolveIfPresent(key)
   }
 }
 
 /// Collects the properties as database values by name.
+@usableFromInline
 final class DictionarySink: ParameterSink {
   let options: StatementEncoder
   let scope = CallbackScope()

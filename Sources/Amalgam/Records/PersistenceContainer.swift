@@ -40,7 +40,7 @@ public struct PersistenceContainer: ~Copyable {
   /// The statement's parameters, or a dictionary of values while the record's columns are collected.
   /// Unretained: the container lives only during the record's `encode(to:)`, while its maker holds the
   /// sink (and the container cannot be copied out of that call).
-  let target: SinkReference
+  @usableFromInline let target: SinkReference
 
   init(_ target: SinkReference) { self.target = target }
 
@@ -51,14 +51,28 @@ public struct PersistenceContainer: ~Copyable {
   ///   already, and the errors of binding `value` (text that is not valid UTF-8, a number out of range).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  @inlinable
   public mutating func encode<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
     if Value.self == Date.self || Value.self == Date?.self {
-      // `as? Date` unwraps an optional date; a nil one is NULL.
-      let stored = try (value as? Date).map { try $0.databaseValue(format: target.options.dateFormat) } ?? .null
-      try target.store(stored, forKey: column)
+      try encodeDate(value, forKey: column)
+    } else if case .statement(let sink) = target {
+      // Inlined into the record's `encode(to:)`, so that the value binds through its own type's code:
+      // only the parameter lookup is a call.
+      guard let index = try sink._withUnsafeGuaranteedRef({ try $0.parameterIndex(forKey: column) }) else { return }
+      try sink._withUnsafeGuaranteedRef { sink in
+        try sink.statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
+      }
     } else {
       try target.store(value, forKey: column)
     }
+  }
+
+  /// A `Date` (or `Date?`) in the encoder's ``StatementEncoder/dateFormat``; a nil one is NULL.
+  @usableFromInline
+  func encodeDate<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
+    // `as? Date` unwraps an optional date.
+    let stored = try (value as? Date).map { try $0.databaseValue(format: target.options.dateFormat) } ?? .null
+    try target.store(stored, forKey: column)
   }
 
   /// Gives the column named `column` a value of any `Encodable` type that is not ``ParameterBindable``:

@@ -359,18 +359,28 @@ extension Database {
   /// The record whose single-column primary key is `id`, or `nil`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_select.html>
+  @inlinable
   public func fetch<R: TableRecord>(
     _ type: R.Type, id: some ParameterBindable, decoder: RowDecoder = RowDecoder()
   ) throws -> R? {
-    // Binds the key straight to the statement: no array of boxed values per lookup. (Not through
-    // `withStatement`, whose closure would return an `R?`: a runtime metadata lookup per call here.)
-    // The key stays bound until the next lookup, which binds it again (see `run(_:binding:encoder:)`).
-    let statement = try cachedStatementKeepingBindings(sql: keySQL(R.self).select)
+    // Inlined, so that the key binds and the record is built through their own types' code. The key
+    // stays bound until the next lookup, which binds it again (see `run(_:binding:encoder:)`).
+    let statement = try keyLookupStatement(R.self)
     defer { sqlite3_reset(statement.sqliteHandle) }
-    guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
     try id.bind(to: statement, at: 1)
     guard let row = try statement.step() else { return nil }
     return try R(row: row, decoder: decoder)
+  }
+
+  /// The cached `SELECT` by primary key of `R`, for a single-column key.
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` when the key has more
+  ///   than one column.
+  @usableFromInline
+  func keyLookupStatement<R: TableRecord>(_ type: R.Type) throws -> Statement {
+    let statement = try cachedStatementKeepingBindings(sql: keySQL(R.self).select)
+    guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
+    return statement
   }
 
   /// The record whose primary key has the given values (in ``TableRecord/primaryKey`` order), or `nil`.
