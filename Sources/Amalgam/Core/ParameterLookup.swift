@@ -84,6 +84,13 @@ struct ParameterSet {
     return true
   }
 
+  /// Empties the set, keeping a large set's storage.
+  mutating func removeAll() {
+    bits = 0
+    count = 0
+    if large != nil { large?.removeAll(keepingCapacity: true) }
+  }
+
   func contains(_ index: Int32) -> Bool {
     if let large { return large.contains(index) }
     return bits & (UInt64(1) << UInt64(truncatingIfNeeded: index - 1)) != 0
@@ -111,7 +118,7 @@ struct NamedParameterResolver {
 
   /// Forgets which parameters were given values, for the next set of values.
   mutating func restart() {
-    bound = ParameterSet(count: statement.parameterCount)
+    bound.removeAll()  // in place: no copy of the set
     hint = 1
   }
 
@@ -139,9 +146,10 @@ struct NamedParameterResolver {
   }
 
   /// Throws ``DatabaseError/missingParameter(name:sql:)`` (or ``DatabaseError/unnamedParameter(index:sql:)``)
-  /// for the first parameter given no value.
+  /// for the first parameter given no value. (Mutating, so that calling it on a resolver stored in a
+  /// class reads the resolver in place rather than a copy of it.)
   @usableFromInline
-  func finish() throws {
+  mutating func finish() throws {
     let count = statement.parameterCount
     guard bound.count != count else { return }
     for index in 1...count where !bound.contains(Int32(index)) {

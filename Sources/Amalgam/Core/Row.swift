@@ -83,7 +83,7 @@ public struct Row {
   /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` for an unknown name.
   @inlinable
   public func value<T: ColumnConvertible>(named name: String, as type: T.Type = T.self) throws -> T {
-    try value(at: statement.columnIndex(named: name), as: type)
+    try value(at: statement.columnIndexInRow(named: name), as: type)
   }
 
   /// True when column `index` holds NULL (`sqlite3_column_type`).

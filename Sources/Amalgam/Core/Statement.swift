@@ -47,12 +47,16 @@ public final class Statement {
   @exclusivity(unchecked) private var columnIndexByName: [String: Int]?
   /// SQLite's re-prepare count when the column names were cached.
   @exclusivity(unchecked) private var namesGeneration: Int32 = 0
+  /// True when a lookup by name checked, since the statement last stepped to a row, that SQLite did not
+  /// re-prepare it (the steps that make rows clear it): a re-prepare happens only inside a step, so
+  /// the other lookups of the row skip the check.
+  @usableFromInline @exclusivity(unchecked) var columnNamesVerified = false
   /// When the statement cache last handed this statement out (the cache's clock), for evicting the least
   /// recently used. Only the owning connection's cache touches it, on the connection's thread.
   @exclusivity(unchecked) var cacheLastUse: UInt64 = 0
-  /// The sink ``StatementEncoder/encode(_:to:)`` reuses for this statement (nil while an encode uses
-  /// it). Only encodes into this statement touch it, on the statement's thread.
-  @exclusivity(unchecked) var spareEncoderSink: StatementSink?
+  /// The sink ``StatementEncoder/encode(_:to:)`` reuses for this statement (made on the first encode).
+  /// Only encodes into this statement touch it, on the statement's thread.
+  @exclusivity(unchecked) var encoderSink: StatementSink?
   /// The lifetime of the decoders and containers ``RowDecoder`` makes for this statement's rows (made on
   /// the first decode): they hold the statement without a reference count and check their token first.
   @exclusivity(unchecked) var decodingScope: CallbackScope?
@@ -243,6 +247,16 @@ extension Statement {
     _ = columnNames  // refreshes the caches after a re-prepare
     let index = try columnIndexByName?[name] ?? slowColumnIndex(named: name)
     lastColumnFoundByName = index
+    return index
+  }
+
+  /// ``columnIndex(named:)`` for a ``Row``: checks whether SQLite re-prepared the statement once per
+  /// row, not once per lookup.
+  @usableFromInline
+  func columnIndexInRow(named name: String) throws -> Int {
+    if columnNamesVerified { return try columnIndexInCurrentRow(named: name) }
+    let index = try columnIndex(named: name)  // checks, and refreshes the names after a re-prepare
+    columnNamesVerified = true
     return index
   }
 
@@ -492,7 +506,10 @@ extension Statement {
   @inlinable @inline(__always)
   public func step() throws -> Row? {
     let rc = try connection.withHandle { _ in sqlite3_step(sqliteHandle) }
-    if rc == SQLITE_ROW { return Row(statement: self) }
+    if rc == SQLITE_ROW {
+      columnNamesVerified = false  // this step may have re-prepared the statement
+      return Row(statement: self)
+    }
     if rc == SQLITE_DONE { return nil }
     throw stepFailed(rc)
   }
@@ -534,6 +551,7 @@ extension Statement {
       }
       // Made after the first step: a re-prepare (after a schema change) happens there and may change the
       // number of columns; later steps never re-prepare. A constant, so passing it costs no retain.
+      columnNamesVerified = false
       let row = Row(statement: self)
       repeat {
         try body(row)

@@ -10,8 +10,9 @@ struct StatementCache {
   }
 
   private var entries: [String: Statement] = [:]
-  /// The most recently used entries, most recent first; each is also in `entries`.
-  private var recent: [(sql: String, statement: Statement)] = []
+  /// The most recently used entries, most recent first, with their SQL's length in bytes (compared
+  /// before the text, to reject another statement's SQL at once); each is also in `entries`.
+  private var recent: [(sql: String, length: Int, statement: Statement)] = []
   private var clock: UInt64 = 0
   private static let recentCount = 4
 
@@ -20,9 +21,8 @@ struct StatementCache {
   /// The cached statement for `sql`, if any, marked as just used.
   mutating func statement(for sql: String) -> Statement? {
     clock &+= 1
-    // Comparing the lengths first rejects another statement's SQL without comparing its text.
     let length = sql.utf8.count
-    for index in recent.indices where recent[index].sql.utf8.count == length && recent[index].sql == sql {
+    for index in recent.indices where recent[index].length == length && recent[index].sql == sql {
       let statement = recent[index].statement
       statement.cacheLastUse = clock
       return statement
@@ -50,7 +50,7 @@ struct StatementCache {
   /// Puts an entry first among the recent ones.
   private mutating func remember(_ sql: String, _ statement: Statement) {
     if recent.count == Self.recentCount { recent.removeLast() }
-    recent.insert((sql, statement), at: 0)
+    recent.insert((sql, sql.utf8.count, statement), at: 0)
   }
 
   /// Drops least recently used entries until `room` more fit.

@@ -56,14 +56,17 @@ public struct StatementEncoder: Sendable {
   func withSink(of statement: Statement, _ body: (StatementSink) throws -> Void) throws {
     try statement.checkOpen()
     // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
-    // encode into the same statement (from inside a property's `encode(to:)`) finds none and makes its own.
-    let sink = statement.spareEncoderSink ?? StatementSink(statement: statement)
-    statement.spareEncoderSink = nil
-    sink.begin(options: self)
-    defer {
-      sink.end()
-      statement.spareEncoderSink = sink
+    // encode into the same statement (from inside a property's `encode(to:)`) finds it busy and makes
+    // its own.
+    let sink: StatementSink
+    if let kept = statement.encoderSink, !kept.isEncoding {
+      sink = kept
+    } else {
+      sink = StatementSink(statement: statement)
+      if statement.encoderSink == nil { statement.encoderSink = sink }
     }
+    sink.begin(options: self)
+    defer { sink.end() }
     try body(sink)
     try sink.finish()
   }
@@ -193,7 +196,7 @@ extension ParameterSink {
 }
 
 /// Binds each property to the parameter of its name, and remembers which parameters got a value.
-/// Reused from one encode to the next by its statement (``Statement/spareEncoderSink``); a container
+/// Reused from one encode to the next by its statement (``Statement/encoderSink``); a container
 /// kept after its encode returned binds nothing (it throws).
 @usableFromInline
 final class StatementSink: ParameterSink {
@@ -209,7 +212,7 @@ final class StatementSink: ParameterSink {
   /// more than binding.
   @exclusivity(unchecked) private var resolver: NamedParameterResolver
   /// True between ``begin(options:)`` and ``end()``.
-  private var isEncoding = false
+  private(set) var isEncoding = false
 
   init(statement: Statement) {
     self.statement = .passUnretained(statement)

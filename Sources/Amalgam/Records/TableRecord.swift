@@ -179,16 +179,29 @@ final class KeySQL: Sendable {
 // MARK: - Writing
 
 extension Database {
-  /// Runs `sql(layout)` with `record` bound to its named parameters. A value that encodes fewer
-  /// properties than the first value of its type did gets SQL of its own.
-  private func write<R: TableRecord>(
-    _ record: R, encoder: StatementEncoder, _ sql: (RecordLayout) throws -> String
-  ) throws {
+  /// The statements ``write(_:encoder:_:)`` runs.
+  private enum Write { case insert, upsert, update }
+
+  /// Runs the `kind` statement of `record`'s layout with `record` bound to its named parameters. A
+  /// value that encodes fewer properties than the first value of its type did gets SQL of its own.
+  private func write<R: TableRecord>(_ record: R, encoder: StatementEncoder, _ kind: Write) throws {
     let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
-      try run(sql(layout), binding: record, encoder: encoder)
+      try run(kind, of: layout, binding: record, encoder: encoder)
     } catch DatabaseError.missingParameter {
-      try run(sql(RecordLayout.fresh(record, encoder: encoder)), binding: record, encoder: encoder)
+      try run(kind, of: RecordLayout.fresh(record, encoder: encoder), binding: record, encoder: encoder)
+    }
+  }
+
+  /// Runs the `kind` statement of `layout` with `record` bound. (The SQL is read from the layout where it
+  /// is used, so that passing it costs no reference count.)
+  private func run<R: TableRecord>(
+    _ kind: Write, of layout: RecordLayout, binding record: R, encoder: StatementEncoder
+  ) throws {
+    switch kind {
+    case .insert: try run(layout.insertSQL, binding: record, encoder: encoder)
+    case .upsert: try run(layout.upsertSQL, binding: record, encoder: encoder)
+    case .update: try run(layout.updateSQL ?? "", binding: record, encoder: encoder)
     }
   }
 
@@ -217,7 +230,7 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/lang_insert.html>
   @discardableResult
   public func insert<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Int64 {
-    try write(record, encoder: encoder) { $0.insertSQL }
+    try write(record, encoder: encoder, .insert)
     return lastInsertRowid
   }
 
@@ -227,7 +240,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_upsert.html>
   public func upsert<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws {
-    try write(record, encoder: encoder) { $0.upsertSQL }
+    try write(record, encoder: encoder, .upsert)
   }
 
   /// Writes every column of `record` to the row with its primary key. Returns false when no row has
@@ -242,7 +255,7 @@ extension Database {
       return try exists(R.self, key: primaryKeyValues(of: record, encoder: encoder))
     }
     let before = totalChanges
-    try write(record, encoder: encoder) { $0.updateSQL ?? "" }
+    try write(record, encoder: encoder, .update)
     return totalChanges > before
   }
 
@@ -378,7 +391,8 @@ extension Database {
   ///   than one column.
   @usableFromInline
   func keyLookupStatement<R: TableRecord>(_ type: R.Type) throws -> Statement {
-    let statement = try cachedStatementKeepingBindings(sql: keySQL(R.self).select)
+    let sql = keySQL(R.self)
+    let statement = try cachedStatementKeepingBindings(sql: sql.select)
     guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
     return statement
   }
