@@ -348,6 +348,31 @@ struct StatementMetadataTests {
     #expect(statement.columnCount == 3)
     #expect(statement.columnNames == ["a", "b", "c"])
   }
+
+  @Test func rowsReadByNameFollowAReprepareThatMovesTheColumns() throws {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE t(a, b)")
+    try db.execute(sql: "INSERT INTO t VALUES (1, 2)")
+    let statement = try db.prepare(sql: "SELECT * FROM t")
+    var row = try #require(try statement.step())
+    #expect(try row.value(named: "a", as: Int.self) == 1)
+    #expect(try row.value(named: "b", as: Int.self) == 2)
+    try statement.reset()
+    // The same names, in the other order: the names read for the first row no longer hold.
+    try db.batch(sql: "DROP TABLE t; CREATE TABLE t(b, a); INSERT INTO t VALUES (20, 10);")
+    row = try #require(try statement.step())
+    #expect(try row.value(named: "a", as: Int.self) == 10)
+    #expect(try row.value(named: "b", as: Int.self) == 20)
+    #expect(try row.value(named: "a", as: Int.self) == 10)
+    try statement.reset()
+    // And through a scan, whose one row value serves every row.
+    try db.batch(sql: "DROP TABLE t; CREATE TABLE t(c, a, b); INSERT INTO t VALUES (0, 100, 200), (0, 101, 201);")
+    var pairs: [[Int]] = []
+    try statement.results { row in
+      pairs.append([try row.value(named: "b"), try row.value(named: "a"), try row.value(named: "c")])
+    }
+    #expect(pairs == [[200, 100, 0], [201, 101, 0]])
+  }
 }
 
 @Suite("Statement: stepping")

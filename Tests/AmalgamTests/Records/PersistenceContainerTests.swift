@@ -109,6 +109,26 @@ private struct Failing: TableRecord {
   }
 }
 
+/// Writes its nickname only when it has one: the first value written decides the type's SQL, so a
+/// value without a nickname misses a parameter.
+private struct Nicknamed: TableRecord, RowConvertible, Equatable {
+  static let tableName = "tag"
+  var id: Int64
+  var nickname: String?
+  func encode(to container: inout PersistenceContainer) throws {
+    try container.encode(id, forKey: "id")
+    if let nickname { try container.encode(nickname, forKey: "label") }
+  }
+  init(id: Int64, nickname: String?) {
+    self.id = id
+    self.nickname = nickname
+  }
+  init(row: borrowing Row) throws {
+    id = try row.value(named: "id")
+    nickname = try row.value(named: "label")
+  }
+}
+
 private func makeDatabase() throws -> Database {
   let db = try Database()
   try db.batch(
@@ -195,5 +215,37 @@ private func makeDatabase() throws -> Database {
     // The cached statements are usable afterwards.
     try db.insert(Member(id: 1, fullName: "Ada", points: 1))
     #expect(try db.fetch(Member.self, id: 1)?.fullName == "Ada")
+  }
+
+  @Test func aWriteNeverReusesTheValuesBoundByTheWriteBefore() throws {
+    // Record writes and fetches by id leave their values bound in the cached statement until the next
+    // use; a value that does not give every column its value must not inherit the previous one's.
+    let db = try makeDatabase()
+    try db.insert(Nicknamed(id: 1, nickname: "first"))
+    try db.insert(Nicknamed(id: 2, nickname: nil))
+    // A value without a nickname gets SQL without the column (and its upsert has nothing to update).
+    try db.upsert(Nicknamed(id: 1, nickname: nil))
+    try db.insert(Nicknamed(id: 3, nickname: "third"))
+    try db.insert(Nicknamed(id: 4, nickname: nil))
+    #expect(
+      try db.fetchAll(String?.self, sql: "SELECT label FROM tag ORDER BY id") == ["first", nil, "third", nil])
+    // A lookup that finds a row, then one that finds none, then another.
+    #expect(try db.fetch(Nicknamed.self, id: 2) == Nicknamed(id: 2, nickname: nil))
+    #expect(try db.fetch(Nicknamed.self, id: 5) == nil)
+    #expect(try db.fetch(Nicknamed.self, id: 3) == Nicknamed(id: 3, nickname: "third"))
+    // The statement the cache hands out for the same SQL comes with no value bound.
+    let statement = try db.cachedStatement(sql: #"SELECT * FROM "tag" WHERE "id" = ?"#)
+    #expect(try statement.step() == nil)
+    try statement.reset()
+  }
+
+  @Test func aFailedWriteLeavesTheCachedStatementReadyForTheNext() throws {
+    let db = try makeDatabase()
+    try db.insert(Member(id: 1, fullName: "Ada", points: 1))
+    // The primary key exists: the step fails after every column was bound.
+    #expect(throws: SQLiteError.self) { try db.insert(Member(id: 1, fullName: "Bob", points: 2)) }
+    try db.insert(Member(id: 2, fullName: "Cy", points: 3))
+    #expect(try db.fetchAll(Member.self).map(\.fullName) == ["Ada", "Cy"])
+    #expect(try db.fetch(Member.self, id: 2) == Member(id: 2, fullName: "Cy", points: 3))
   }
 }
