@@ -9,8 +9,9 @@ extension Database {
   /// the statement and clears its bindings afterwards.
   @usableFromInline
   func withStatement<R>(sql: String, arguments: StatementArguments?, _ body: (Statement) throws -> R) throws -> R {
-    // Every caller binds all the statement's parameters (or throws), and the bindings are cleared on
-    // the way out, so there is nothing to clear on the way in.
+    // Every user of a cached statement through `cachedStatementKeepingBindings` binds all its parameters
+    // (or throws), so there is nothing to clear on the way in; the bindings are cleared on the way out so
+    // that the fetch's arguments are not kept.
     let statement = try cachedStatementKeepingBindings(sql: sql)
     defer {
       sqlite3_reset(statement.sqliteHandle)
