@@ -141,7 +141,7 @@ private struct RowDecoding: Decoder {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     try token.check("a RowDecoder's decoder")
     return statement._withUnsafeGuaranteedRef { statement in
-      _ = statement.columnNames  // refreshes the name caches once per row (see columnIndexInCurrentRow)
+      statement.refreshColumnNames()  // once per row (see columnIndexInCurrentRow)
       // The container holds only what is constant for the statement, so the next row with the same
       // keys gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
       if let reused = statement.reusedDecodingContainer?.container(KeyedDecodingContainer<Key>.self, for: Key.self) {

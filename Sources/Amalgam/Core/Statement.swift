@@ -250,6 +250,16 @@ extension Statement {
     return index
   }
 
+  /// Brings the name caches up to date for the current row: after the step that made it, checks once
+  /// whether SQLite re-prepared the statement (``columnNames``, without returning the names).
+  func refreshColumnNames() {
+    if columnNamesVerified, columnNamesCache != nil { return }
+    if columnNamesCache == nil || namesGeneration != sqlite3_stmt_status(sqliteHandle, SQLITE_STMTSTATUS_REPREPARE, 0) {
+      _ = columnNames
+    }
+    columnNamesVerified = true
+  }
+
   /// ``columnIndex(named:)`` for a ``Row``: checks whether SQLite re-prepared the statement once per
   /// row, not once per lookup.
   @usableFromInline

@@ -152,14 +152,6 @@ enum SinkReference {
     }
   }
 
-  /// The lifetime of the encode calls into this sink.
-  var scope: CallbackScope {
-    switch self {
-    case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.scope }
-    case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.scope }
-    }
-  }
-
   /// The keyed container last handed out for this sink (see ``ParameterSink/reusedContainer``).
   var reusedContainer: ReusedContainer? {
     get {
@@ -178,7 +170,17 @@ enum SinkReference {
 
   /// Stores each property of `value` (through its `encode(to:)`).
   func encodeProperties<T: Encodable>(of value: T) throws {
-    try scope.run { token in try value.encode(to: ParameterEncoding(sink: self, token: token)) }
+    // Each case reads its sink's scope in place (a `scope` getter would retain and release it).
+    switch self {
+    case .statement(let sink):
+      try sink._withUnsafeGuaranteedRef { sink in
+        try sink.scope.run { token in try value.encode(to: ParameterEncoding(sink: self, token: token)) }
+      }
+    case .dictionary(let sink):
+      try sink._withUnsafeGuaranteedRef { sink in
+        try sink.scope.run { token in try value.encode(to: ParameterEncoding(sink: self, token: token)) }
+      }
+    }
   }
 }
 

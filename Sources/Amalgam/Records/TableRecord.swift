@@ -140,16 +140,24 @@ final class RecordLayout: Sendable {
   static func of<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
     if let layout = cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return layout }
     let layout = try fresh(value, encoder: encoder)
-    cache.withLock { $0[ObjectIdentifier(R.self)] = layout }
-    return layout
+    // The first layout stored for a type stays for the life of the process (two threads may build one
+    // at once): connections remember it unretained.
+    return cache.withLock { cache in
+      if let first = cache[ObjectIdentifier(R.self)] { return first }
+      cache[ObjectIdentifier(R.self)] = layout
+      return layout
+    }
   }
 
   /// The layout of `R` as `database` last used it: a loop over one record type finds it without
-  /// taking the process-wide lock or hashing.
-  static func of<R: TableRecord>(_ value: R, encoder: StatementEncoder, in database: Database) throws -> RecordLayout {
+  /// taking the process-wide lock or hashing, and without a reference count (the process-wide cache
+  /// keeps every layout it hands out).
+  static func of<R: TableRecord>(
+    _ value: R, encoder: StatementEncoder, in database: Database
+  ) throws -> Unmanaged<RecordLayout> {
     let type = ObjectIdentifier(R.self)
     if let memo = database.recordMemo.layout, memo.type == type { return memo.layout }
-    let layout = try of(value, encoder: encoder)
+    let layout = Unmanaged.passUnretained(try of(value, encoder: encoder))
     database.recordMemo.layout = (type, layout)
     return layout
   }
@@ -187,7 +195,7 @@ extension Database {
   private func write<R: TableRecord>(_ record: R, encoder: StatementEncoder, _ kind: Write) throws {
     let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
-      try run(kind, of: layout, binding: record, encoder: encoder)
+      try layout._withUnsafeGuaranteedRef { try run(kind, of: $0, binding: record, encoder: encoder) }
     } catch DatabaseError.missingParameter {
       try run(kind, of: RecordLayout.fresh(record, encoder: encoder), binding: record, encoder: encoder)
     }
@@ -249,7 +257,7 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
   public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
-    let layout = try RecordLayout.of(record, encoder: encoder, in: self)
+    let layout = try RecordLayout.of(record, encoder: encoder, in: self).takeUnretainedValue()
     guard layout.updateSQL != nil else {
       // Only key columns: there is nothing to set; say whether the row exists.
       return try exists(R.self, key: primaryKeyValues(of: record, encoder: encoder))
@@ -349,10 +357,13 @@ extension Database {
   }
 
   /// The SQL of the lookups by primary key of `R`, built once per type.
-  private func keySQL<R: TableRecord>(_ type: R.Type) -> KeySQL {
+  private func keySQL<R: TableRecord>(_ type: R.Type) -> KeySQL { unretainedKeySQL(R.self).takeUnretainedValue() }
+
+  /// ``keySQL(_:)`` without a reference count, as this connection last used it.
+  private func unretainedKeySQL<R: TableRecord>(_ type: R.Type) -> Unmanaged<KeySQL> {
     let id = ObjectIdentifier(R.self)
     if let memo = recordMemo.keySQL, memo.type == id { return memo.sql }
-    let sql = sharedKeySQL(R.self)
+    let sql = Unmanaged.passUnretained(sharedKeySQL(R.self))
     recordMemo.keySQL = (id, sql)
     return sql
   }
@@ -365,8 +376,13 @@ extension Database {
     let sql = KeySQL(
       select: "SELECT * FROM \(table) WHERE \(condition)", exists: "SELECT 1 FROM \(table) WHERE \(condition)",
       delete: "DELETE FROM \(table) WHERE \(condition)")
-    KeySQL.cache.withLock { $0[ObjectIdentifier(R.self)] = sql }
-    return sql
+    // The first one stored for a type stays for the life of the process: connections remember it
+    // unretained.
+    return KeySQL.cache.withLock { cache in
+      if let first = cache[ObjectIdentifier(R.self)] { return first }
+      cache[ObjectIdentifier(R.self)] = sql
+      return sql
+    }
   }
 
   /// The record whose single-column primary key is `id`, or `nil`.
@@ -391,8 +407,9 @@ extension Database {
   ///   than one column.
   @usableFromInline
   func keyLookupStatement<R: TableRecord>(_ type: R.Type) throws -> Statement {
-    let sql = keySQL(R.self)
-    let statement = try cachedStatementKeepingBindings(sql: sql.select)
+    let statement = try unretainedKeySQL(R.self)._withUnsafeGuaranteedRef {
+      try cachedStatementKeepingBindings(sql: $0.select)
+    }
     guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
     return statement
   }
@@ -573,6 +590,7 @@ extension Database {
 /// fetch by key) finds its SQL without the process-wide cache's lock and hashing. A `Database` is used
 /// by one thread at a time, so this needs no lock.
 struct RecordMemo {
-  var layout: (type: ObjectIdentifier, layout: RecordLayout)?
-  var keySQL: (type: ObjectIdentifier, sql: KeySQL)?
+  /// Unretained: the process-wide caches keep every layout and key SQL they hand out, for good.
+  var layout: (type: ObjectIdentifier, layout: Unmanaged<RecordLayout>)?
+  var keySQL: (type: ObjectIdentifier, sql: Unmanaged<KeySQL>)?
 }
