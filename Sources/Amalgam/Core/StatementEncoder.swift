@@ -58,13 +58,17 @@ public struct StatementEncoder: Sendable {
     // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
     // encode into the same statement (from inside a property's `encode(to:)`) finds it busy and makes
     // its own.
-    let sink: StatementSink
-    if let kept = statement.encoderSink, !kept.isEncoding {
-      sink = kept
+    if let kept = statement.unretainedEncoderSink, kept._withUnsafeGuaranteedRef({ !$0.isEncoding }) {
+      // The statement holds its sink for good, and the caller holds the statement.
+      try kept._withUnsafeGuaranteedRef { try encode(into: $0, body) }
     } else {
-      sink = StatementSink(statement: statement)
-      if statement.encoderSink == nil { statement.encoderSink = sink }
+      let sink = StatementSink(statement: statement)
+      statement.keepEncoderSink(sink)
+      try encode(into: sink, body)
     }
+  }
+
+  private func encode(into sink: StatementSink, _ body: (StatementSink) throws -> Void) throws {
     sink.begin(options: self)
     defer { sink.end() }
     try body(sink)
