@@ -26,6 +26,10 @@ import AmalgamSQLite
 /// ``RowConvertible`` as well, and every record fetch builds it with `init(row:)`; implement
 /// ``encode(to:)`` and every write binds the columns it gives (see ``PersistenceContainer``).
 ///
+/// Writes and fetches by primary key run statements of the connection's statement cache
+/// (``Database/cachedStatement(sql:)``) and leave their values bound until the statement's next use,
+/// which binds every parameter again; ``Database/clearStatementCache()`` lets the values go.
+///
 /// Related SQLite documentation: <https://sqlite.org/lang_insert.html>,
 /// <https://sqlite.org/lang_upsert.html>, <https://sqlite.org/lang_update.html>
 public protocol TableRecord: Codable {
