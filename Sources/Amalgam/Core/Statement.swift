@@ -273,10 +273,8 @@ extension Statement {
   /// row, not once per lookup.
   @usableFromInline
   func columnIndexInRow(named name: String) throws -> Int {
-    if columnNamesVerified { return try columnIndexInCurrentRow(named: name) }
-    let index = try columnIndex(named: name)  // checks, and refreshes the names after a re-prepare
-    columnNamesVerified = true
-    return index
+    refreshColumnNames()
+    return try columnIndexInCurrentRow(named: name)
   }
 
   /// ``columnIndex(named:)`` for a caller that refreshed ``columnNames`` since the statement last

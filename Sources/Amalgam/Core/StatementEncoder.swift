@@ -202,7 +202,7 @@ extension ParameterSink {
 }
 
 /// Binds each property to the parameter of its name, and remembers which parameters got a value.
-/// Reused from one encode to the next by its statement (``Statement/encoderSink``); a container
+/// Reused from one encode to the next by its statement (``Statement/keepEncoderSink(_:)``); a container
 /// kept after its encode returned binds nothing (it throws).
 @usableFromInline
 final class StatementSink: ParameterSink {
