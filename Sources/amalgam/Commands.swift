@@ -245,6 +245,9 @@ enum CommandLineTool {
     let showsProgress = isatty(STDERR_FILENO) != 0
     var last = BackupProgress(remainingPageCount: 0, totalPageCount: 0)
     do {
+      // A lock another program holds for a moment is waited for; one that stays ends the backup.
+      try source.setBusyTimeout(5)
+      try destination.setBusyTimeout(5)
       try source.backup(to: destination, pagesPerStep: options.pagesPerStep, busyPause: 0.05) { progress in
         last = progress
         if showsProgress {

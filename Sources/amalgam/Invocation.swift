@@ -211,6 +211,8 @@ let usageText = """
     backup       Copy SOURCE into DESTINATION with SQLite's online backup, N pages (256 by
                  default) at a time, while other programs go on using SOURCE. DESTINATION
                  is replaced. A progress bar shows on standard error when it is a terminal.
+                 A lock held by another program is waited for up to 5 seconds; SOURCE and
+                 DESTINATION must be different files.
     shell        Run SQLite's own sqlite3 shell (.dump, .import, .schema, .mode, ...),
                  built with this SQLite and its compile options. Every argument after
                  "shell" goes to the shell: "amalgam shell -help" lists its options.

@@ -17,8 +17,9 @@ extension Database {
   /// Other connections may use the source between steps; when one of them writes it, SQLite starts
   /// the copy over, so the destination always ends as one consistent state of the source. A step that
   /// finds the source or destination locked (`SQLITE_BUSY`, `SQLITE_LOCKED`) is tried again after
-  /// `busyPause`. To copy a database into memory, pass an in-memory `destination`; to restore, swap
-  /// the two.
+  /// `busyPause`, for as long as the longer of the two connections' busy timeouts
+  /// (``setBusyTimeout(_:)``); after that, or at once when neither has one, the backup ends with that
+  /// error. To copy a database into memory, pass an in-memory `destination`; to restore, swap the two.
   ///
   /// - Parameters:
   ///   - destination: the connection to copy into; another connection than this one.
@@ -29,9 +30,11 @@ extension Database {
   ///   - busyPause: seconds to wait before retrying a busy or locked step.
   ///   - progress: called after each step with the pages remaining and in total; return `false` to
   ///     stop. Errors it throws stop the backup and reach the caller.
-  /// - Throws: ``SQLiteError`` from SQLite; `CancellationError` when `progress` answers `false` or the
-  ///   calling task is cancelled; ``SQLiteError`` with ``ResultCode/interrupt`` when this connection is
-  ///   interrupted. A backup that stops early leaves `destination` as it was before.
+  /// - Throws: ``SQLiteError`` from SQLite (``ResultCode/busy`` once the busy timeouts have passed, and
+  ///   ``ResultCode/misuse`` at once when `destination` is the source's own file opened again);
+  ///   `CancellationError` when `progress` answers `false` or the calling task is cancelled;
+  ///   ``SQLiteError`` with ``ResultCode/interrupt`` when this connection is interrupted. A backup that
+  ///   stops early leaves `destination` as it was before.
   ///
   /// Related SQLite documentation: <https://sqlite.org/backup.html>
   public func backup(
@@ -56,7 +59,8 @@ extension Database {
   /// The sequence ends after the step that completes the backup. Leaving the loop early, or the task's
   /// cancellation (which throws `CancellationError`), abandons the backup and leaves `destination` as
   /// it was. A busy or locked step is tried again after `busyPause` seconds, a pause in which the task
-  /// is suspended rather than blocked.
+  /// is suspended rather than blocked, for as long as the longer of the two connections' busy timeouts;
+  /// then the sequence throws that error.
   ///
   /// Related SQLite documentation: <https://sqlite.org/backup.html>
   public func backupSteps(
@@ -108,6 +112,7 @@ public struct BackupSteps: AsyncSequence {
             from: steps.source, schema: steps.sourceSchema, to: steps.destination, schema: steps.destinationSchema)
         }
         guard let backup else { return nil }
+        var busy = BusyRetry()
         while true {
           try Task.checkCancellation()
           do {
@@ -115,6 +120,7 @@ public struct BackupSteps: AsyncSequence {
             if finished { isDone = true }
             return backup.progress
           } catch let error as SQLiteError where error.code == .busy || error.code == .locked {
+            try busy.retry(after: error, backup: backup)
             try await Task.sleep(nanoseconds: UInt64(Swift.max(0, Swift.min(steps.busyPause, 4000)) * 1e9))
           }
         }

@@ -95,7 +95,9 @@ public final class DatabaseBackup {
   ///   - destinationSchema: `"main"`, `"temp"` or the name of an attached database.
   /// - Throws: ``SQLiteError`` from the destination connection when SQLite refuses, for example when
   ///   the destination has a read transaction open, when a schema does not exist, or when both are the
-  ///   same connection; ``DatabaseError/databaseClosed`` when either database is closed.
+  ///   same connection; with ``ResultCode/misuse`` when both are the same file opened by two
+  ///   connections (the backup could never finish); ``DatabaseError/databaseClosed`` when either
+  ///   database is closed.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/backup_finish.html#sqlite3backupinit>
   public init(
@@ -105,6 +107,7 @@ public final class DatabaseBackup {
     self.sourceDatabase = source
     self.destinationDatabase = destination
     let sourceHandle = try source.sqliteHandle
+    try Self.refuseSameFile(source, sourceSchema, destination, destinationSchema)
     let destinationBox = destination.connectionBox
     let backup = try destinationBox.withHandle { destinationHandle in
       try source.connectionBox.withHandle { _ in
@@ -187,14 +190,47 @@ public final class DatabaseBackup {
     guard rc == SQLITE_OK else { throw backupError(rc) }
   }
 
-  /// The error for a step's or finish's result code. SQLite keeps a backup's error in the backup, not
-  /// always in the destination connection: use the connection's message only when it is about this code.
   /// Called when the source or destination closes: finishes the backup first (abandoning it if it
   /// is not complete), so that SQLite never reads a closed connection.
   fileprivate func connectionWillClose() {
     try? finish()
   }
 
+  /// Throws when the source and destination are one file opened twice: the backup would wait for
+  /// its own read lock forever (the destination's writer needs the source's shared lock gone).
+  private static func refuseSameFile(
+    _ source: Database, _ sourceSchema: String, _ destination: Database, _ destinationSchema: String
+  ) throws {
+    guard let sourcePath = source.filename(schema: sourceSchema),
+      let destinationPath = destination.filename(schema: destinationSchema)
+    else { return }
+    var sourceStatus = stat()
+    var destinationStatus = stat()
+    let sameFile =
+      if stat(sourcePath, &sourceStatus) == 0, stat(destinationPath, &destinationStatus) == 0 {
+        sourceStatus.st_dev == destinationStatus.st_dev && sourceStatus.st_ino == destinationStatus.st_ino
+      } else {
+        sourcePath == destinationPath
+      }
+    if sameFile {
+      throw SQLiteError(
+        code: .misuse,
+        message: "Cannot back up \"\(sourcePath)\" onto itself: the source and the destination are the same file")
+    }
+  }
+
+  /// How long busy or locked steps are tried again: the longer of the two connections' busy timeouts
+  /// (`PRAGMA busy_timeout`, which is 0 when none is set or a busy handler replaced it), in seconds.
+  func busyRetryBudget() -> Double {
+    func timeout(_ database: Database) -> Double {
+      let milliseconds = (try? database.prepare(sql: "PRAGMA busy_timeout").front(Int.self)) ?? 0
+      return Double(milliseconds) / 1000
+    }
+    return max(timeout(sourceDatabase), timeout(destinationDatabase))
+  }
+
+  /// The error for a step's or finish's result code. SQLite keeps a backup's error in the backup, not
+  /// always in the destination connection: use the connection's message only when it is about this code.
   private func backupError(_ rc: Int32) -> SQLiteError {
     if let connection = destination.handle, sqlite3_errcode(connection) & 0xff == rc & 0xff {
       return destination.error(rc)
@@ -203,7 +239,7 @@ public final class DatabaseBackup {
   }
 
   /// Runs the backup to the end in steps of `pagesPerStep`, reporting progress after each, and
-  /// retrying a busy or locked step after `busyPause`. Stops early, rolling the destination back, when
+  /// retrying a busy or locked step after `busyPause` within the busy retry budget. Stops early, rolling the destination back, when
   /// `shouldContinue` answers `false`, when the calling task is cancelled, or when the source
   /// connection is interrupted.
   func run(
@@ -213,6 +249,7 @@ public final class DatabaseBackup {
     // An interrupt left pending from before the backup (SQLite clears it only when a statement starts)
     // is not a request to stop this one.
     let interruptedBefore = sourceDatabase.isInterrupted
+    var busy = BusyRetry()
     do {
       while true {
         if Task.isCancelled { throw CancellationError() }
@@ -220,7 +257,9 @@ public final class DatabaseBackup {
         let done: Bool
         do {
           done = try step(pages: pagesPerStep)
+          busy.reset()
         } catch let error as SQLiteError where error.code == .busy || error.code == .locked {
+          try busy.retry(after: error, backup: self)
           pause(busyPause)
           continue
         }
@@ -234,6 +273,32 @@ public final class DatabaseBackup {
       try? finish()
       throw error
     }
+  }
+}
+
+/// The busy or locked steps of a backup in a row, tried again until the backup's busy retry budget
+/// (``DatabaseBackup/busyRetryBudget()``) has passed since the first of them; then the last error ends
+/// the backup. SQLite's own busy handling inside a step counts towards the budget.
+struct BusyRetry {
+  private var firstBusy: ContinuousClock.Instant?
+  private var budget: Double?
+
+  /// A step went through: the next busy step starts a new wait.
+  mutating func reset() {
+    firstBusy = nil
+  }
+
+  /// Returns when the step that failed with `error` may be tried again, or throws `error` once the
+  /// budget is spent.
+  mutating func retry(after error: SQLiteError, backup: DatabaseBackup) throws {
+    let now = ContinuousClock.now
+    let first = firstBusy ?? now
+    firstBusy = first
+    let budget = self.budget ?? backup.busyRetryBudget()
+    self.budget = budget
+    let waited = now - first
+    let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+    guard seconds < budget else { throw error }
   }
 }
 

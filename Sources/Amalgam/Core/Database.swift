@@ -431,7 +431,7 @@ extension Database {
       throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: nul))
     }
     let box = connectionBox
-    try box.withHandle { handle in
+    try box.withHandle(running: nil) { handle in
       try sql.withCString { text in
         var next = text
         while next.pointee != 0 {
@@ -449,6 +449,7 @@ extension Database {
           next = tail
           guard let statement else { continue }  // whitespace, a comment or an empty statement
           defer { sqlite3_finalize(statement) }
+          if let restrictedCallback = box.restrictedCallback { try restrictedCallback.check(statement) }
           let parameters = Int(sqlite3_bind_parameter_count(statement))
           if parameters > 0 {
             // SQLite's text of the statement runs from after the previous semicolon to its own.
@@ -712,7 +713,20 @@ final class Connection {
   @inlinable
   func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
     guard let handle else { throw DatabaseError.databaseClosed }
-    if let restrictedCallback { throw DatabaseError.reentrantCall(callback: restrictedCallback.description) }
+    if let restrictedCallback { throw restrictedCallback.refusal(sql: nil) }
+    let claim = amalgam_claim(owner)
+    if claim < 0 { throw DatabaseError.concurrentUse }
+    defer { if claim > 0 { amalgam_release(owner) } }
+    return try body(handle)
+  }
+
+  /// ``withHandle(_:)`` for preparing (`statement` nil) or running `statement`, which a callback that
+  /// SQLite calls while preparing may do when `statement` is a read-only query (see
+  /// ``RestrictedCallback/allowsReadOnlyQueries``).
+  @inlinable
+  func withHandle<T>(running statement: OpaquePointer?, _ body: (OpaquePointer) throws -> T) throws -> T {
+    guard let handle else { throw DatabaseError.databaseClosed }
+    if let restrictedCallback { try restrictedCallback.check(statement) }
     let claim = amalgam_claim(owner)
     if claim < 0 { throw DatabaseError.concurrentUse }
     defer { if claim > 0 { amalgam_release(owner) } }
@@ -725,9 +739,17 @@ final class Connection {
 /// in SQLite. While one runs, the connection refuses such calls with
 /// ``DatabaseError/reentrantCall(callback:)``. (The WAL hook and the trace callback may use the
 /// connection, as may SQL functions.)
+///
+/// The callbacks that SQLite calls while it prepares or plans a statement (a virtual table's xConnect,
+/// xBestIndex and xFindFunction, the collation-needed handler, an FTS5 tokenizer's constructor, which
+/// FTS5 calls from xConnect) may read: SQLite itself prepares and runs queries there. But a schema change,
+/// a transaction's end or a close frees what the statement being prepared points to, so those callbacks
+/// may prepare and run read-only queries (and register collations) only; anything else throws
+/// ``DatabaseError/readOnlyCallback(callback:sql:)``.
 @usableFromInline
 enum RestrictedCallback: CustomStringConvertible {
   case busyHandler, commitHook, rollbackHook, updateHook, preUpdateHook, authorizer, progressHandler, collation
+  case virtualTableConnect, virtualTableBestIndex, virtualTableFindFunction, collationNeeded, tokenizerConstructor
 
   @usableFromInline var description: String {
     switch self {
@@ -739,6 +761,43 @@ enum RestrictedCallback: CustomStringConvertible {
     case .authorizer: "authorizer"
     case .progressHandler: "progress handler"
     case .collation: "collation function"
+    case .virtualTableConnect: "virtual table's initializer (xConnect)"
+    case .virtualTableBestIndex: "virtual table's bestIndex"
+    case .virtualTableFindFunction: "virtual table's findFunction"
+    case .collationNeeded: "collation-needed handler"
+    case .tokenizerConstructor: "FTS5 tokenizer's initializer"
+    }
+  }
+
+  /// True for the callbacks that run while SQLite prepares a statement: they may run read-only queries.
+  @usableFromInline var allowsReadOnlyQueries: Bool {
+    switch self {
+    case .virtualTableConnect, .virtualTableBestIndex, .virtualTableFindFunction, .collationNeeded,
+      .tokenizerConstructor:
+      true
+    case .busyHandler, .commitHook, .rollbackHook, .updateHook, .preUpdateHook, .authorizer, .progressHandler,
+      .collation:
+      false
+    }
+  }
+
+  /// The error for a call this callback may not make; `sql` names the refused statement.
+  @usableFromInline func refusal(sql: String?) -> DatabaseError {
+    allowsReadOnlyQueries
+      ? .readOnlyCallback(callback: description, sql: sql) : .reentrantCall(callback: description)
+  }
+
+  /// Throws unless this callback may prepare SQL (`statement` nil) or run `statement`: only a callback
+  /// that ``allowsReadOnlyQueries`` may, and only a statement that returns rows and writes nothing
+  /// (`sqlite3_stmt_readonly` is also true for `BEGIN`, `COMMIT`, `ATTACH` and `DETACH`, which return no
+  /// columns).
+  @usableFromInline func check(_ statement: OpaquePointer?) throws {
+    guard allowsReadOnlyQueries else { throw refusal(sql: nil) }
+    guard let statement else { return }
+    if sqlite3_stmt_readonly(statement) == 0 || sqlite3_column_count(statement) == 0 {
+      let text = sqlite3_sql(statement).map { String(cString: $0) } ?? ""
+      // In a batch, SQLite's text of a statement starts after the previous semicolon.
+      throw refusal(sql: String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()))
     }
   }
 }

@@ -60,6 +60,13 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// savepoint itself (with `COMMIT`, `END`, `ROLLBACK` or `RELEASE`). `outcome` says what became of
   /// the body's work.
   case transactionEndedInBody(TransactionEndedInBody)
+  /// A callback that SQLite calls while it prepares or plans a statement (a virtual table's connect,
+  /// `bestIndex` or `findFunction`, the collation-needed handler, an FTS5 tokenizer's initializer) tried
+  /// to do more with its own connection than read: run SQL that is not a read-only query (a schema
+  /// change, a write, `ATTACH`, `DETACH`, `BEGIN`, `COMMIT`), or close it. Such a change would free what
+  /// SQLite is planning with. The call did not run. `sql` is the refused statement, `nil` for a call
+  /// that is not SQL (closing the database, registering a hook).
+  case readOnlyCallback(callback: String, sql: String?)
 
   /// What went wrong, naming the column, parameter or SQL involved.
   public var description: String {
@@ -114,6 +121,12 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\"\(sql)\" returned no row"
     case let .message(message):
       return message
+    case let .readOnlyCallback(callback, sql):
+      let what = sql.map { "\"\($0)\" was refused" } ?? "The call was refused"
+      return
+        "\(what) inside the \(callback), which SQLite calls while it prepares or plans a statement: there the "
+        + "connection may only run read-only queries, not change the schema, write, attach, detach, begin or end "
+        + "transactions, or close"
     }
   }
 }

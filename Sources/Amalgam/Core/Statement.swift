@@ -101,7 +101,7 @@ public final class Statement {
     var handle: OpaquePointer?
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
     let box = database.connectionBox
-    let rc = try box.withHandle { sqlite in
+    let rc = try box.withHandle(running: nil) { sqlite in
       sql.withCString { text in
         var tail: UnsafePointer<CChar>?
         let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
@@ -125,6 +125,14 @@ public final class Statement {
       throw error
     }
     guard let handle else { throw DatabaseError.emptyStatement(sql: sql) }
+    if let restrictedCallback = box.restrictedCallback {
+      do {
+        try restrictedCallback.check(handle)
+      } catch {
+        sqlite3_finalize(handle)
+        throw error
+      }
+    }
     self.connection = box
     self.database = keepsDatabaseOpen ? database : nil
     self.sqliteHandle = handle
@@ -522,7 +530,7 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @inlinable @inline(__always)
   public func step() throws -> Row? {
-    let rc = try connection.withHandle { _ in sqlite3_step(sqliteHandle) }
+    let rc = try connection.withHandle(running: sqliteHandle) { _ in sqlite3_step(sqliteHandle) }
     if rc == SQLITE_ROW {
       columnNamesVerified = false  // this step may have re-prepared the statement
       return Row(statement: self)
@@ -560,7 +568,7 @@ extension Statement {
   @inlinable
   public func results(_ body: (Row) throws -> Void) throws {
     defer { sqlite3_reset(sqliteHandle) }
-    try connection.withHandle { _ in
+    try connection.withHandle(running: sqliteHandle) { _ in
       var rc = sqlite3_step(sqliteHandle)
       guard rc == SQLITE_ROW else {
         if rc == SQLITE_DONE { return }

@@ -258,7 +258,12 @@
       do {
         let arguments = FTS5TokenizerArguments(
           values: values, api: registration.api, connection: registration.connection, token: token)
-        let instance = TokenizerInstance(tokenizer: try registration.make(arguments), registration: registration)
+        // FTS5 creates tokenizers in xConnect, while SQLite prepares a statement: it may only read.
+        let tokenizer =
+          try registration.connection.map { connection in
+            try connection.restricting(.tokenizerConstructor) { try registration.make(arguments) }
+          } ?? registration.make(arguments)
+        let instance = TokenizerInstance(tokenizer: tokenizer, registration: registration)
         output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
         return SQLITE_OK
       } catch {

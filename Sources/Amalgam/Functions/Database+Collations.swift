@@ -69,7 +69,8 @@ extension Database {
   private func createCollation(_ name: String, _ function: CollationFunction) throws {
     try SQLiteError.checkNoNUL(name, "collation name")
     function.connection = connectionBox
-    let rc = try connectionBox.withHandle { handle in
+    // Allowed in the callbacks that may only read (the collation-needed handler registers collations).
+    let rc = try connectionBox.withHandle(running: nil) { handle in
       let userData = Unmanaged.passRetained(function).toOpaque()
       let rc = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, userData, compareCollation, releaseFunctionBox)
       if rc != SQLITE_OK { releaseFunctionBox(userData) }

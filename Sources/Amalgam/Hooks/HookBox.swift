@@ -14,8 +14,9 @@ enum HookSlot: String {
   case wal = "walHook"
   case collationNeeded = "collationNeeded"
 
-  /// The restriction SQLite places on the slot's callback: all but the trace callback and the WAL hook
-  /// must not use their connection.
+  /// The restriction SQLite places on the slot's callback: all but the trace callback, the WAL hook and
+  /// the collation-needed handler must not use their connection; the collation-needed handler runs
+  /// while SQLite prepares a statement, so it may only read (and register collations).
   var restriction: RestrictedCallback? {
     switch self {
     case .update: .updateHook
@@ -23,7 +24,8 @@ enum HookSlot: String {
     case .authorizer: .authorizer
     case .progress: .progressHandler
     case .busy: .busyHandler
-    case .trace, .wal, .collationNeeded: nil
+    case .collationNeeded: .collationNeeded
+    case .trace, .wal: nil
     }
   }
 }

@@ -199,6 +199,9 @@ final class TableBox {
   let transactional: (any TransactionalVirtualTableModule)?
   /// The connection, for `sqlite3_vtab_on_conflict` during xUpdate.
   let handle: OpaquePointer
+  /// The connection's box, which restricts what xBestIndex and xFindFunction may do with it (they run
+  /// while SQLite plans a statement). Holding it makes no cycle: SQLite, not the connection, holds this box.
+  let connection: Connection
   /// The module's name, for error messages and result contexts.
   let moduleName: String
   /// `moduleName`, for the contexts of column reads.
@@ -209,11 +212,12 @@ final class TableBox {
   /// raw pointers to them while the table is connected.
   var overloads: [String: OverloadBox] = [:]
 
-  init(table: any VirtualTableModule, handle: OpaquePointer, moduleName: String) {
+  init(table: any VirtualTableModule, handle: OpaquePointer, connection: Connection, moduleName: String) {
     self.table = table
     updatable = table as? any UpdatableVirtualTableModule
     transactional = table as? any TransactionalVirtualTableModule
     self.handle = handle
+    self.connection = connection
     self.moduleName = moduleName
     internedModuleName = InternedName(moduleName)
     scope = CallbackScope()
@@ -330,7 +334,11 @@ private func makeTable(
   let arguments = (0..<Int(Swift.max(argc, 0))).map { index in argv?[index].map { String(cString: $0) } ?? "" }
   let table: any VirtualTableModule
   do {
-    table = try module.construct(database, arguments, create)
+    // xConnect runs while SQLite prepares a statement that names the table: it may only read.
+    table =
+      try create
+      ? module.construct(database, arguments, true)
+      : database.connectionBox.restricting(.virtualTableConnect) { try module.construct(database, arguments, false) }
   } catch {
     return report(message(error), resultCode(error))
   }
@@ -347,7 +355,7 @@ private func makeTable(
   let memory = UnsafeMutableRawPointer.allocate(
     byteCount: vtabSize + MemoryLayout<UnsafeRawPointer>.stride, alignment: boxAlignment)
   let base = memory.initializeMemory(as: sqlite3_vtab.self, repeating: sqlite3_vtab(), count: 1)
-  let box = TableBox(table: table, handle: db, moduleName: module.name)
+  let box = TableBox(table: table, handle: db, connection: database.connectionBox, moduleName: module.name)
   memory.storeBytes(
     of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
   vtab.pointee = base
@@ -388,7 +396,7 @@ private func bestIndex(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ info: Unsa
   do {
     return try box.scope.run { token in
       var indexInfo = VirtualTableIndexInfo(info, token: token)
-      switch try box.table.bestIndex(&indexInfo) {
+      switch try box.connection.restricting(.virtualTableBestIndex, { try box.table.bestIndex(&indexInfo) }) {
       case .ok:
         indexInfo.apply()
         return SQLITE_OK
@@ -493,7 +501,10 @@ private func findFunction(
   if let existing = box.overloads[key] {
     overload = existing
   } else {
-    guard let found = box.table.findFunction(name: functionName, argumentCount: Int(argc)) else { return 0 }
+    let found = box.connection.restricting(.virtualTableFindFunction) {
+      box.table.findFunction(name: functionName, argumentCount: Int(argc))
+    }
+    guard let found else { return 0 }
     overload = OverloadBox(function: found, name: functionName)
     box.overloads[key] = overload
   }

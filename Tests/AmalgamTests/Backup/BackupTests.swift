@@ -277,16 +277,18 @@ import Testing
     }
   }
 
-  @Test func busyStepsAreRetriedAfterAPause() throws {
+  @Test func busyStepsAreRetriedForTheBusyTimeout() throws {
     try Self.withDirectory { directory in
       let path = directory.appendingPathComponent("source.db").path
       let source = try Database(path: path)
       try Self.fill(source, rows: 50)
+      try source.setBusyTimeout(5)
       let locker = try Database(path: path)
       try locker.execute(sql: "BEGIN EXCLUSIVE")
       try locker.execute(sql: "INSERT INTO t(id, payload) VALUES (999, x'01')")
-      // Without the retry, the first step fails with SQLITE_BUSY at once.
+      // A single step fails with SQLITE_BUSY once the timeout has passed.
       let destination = try Database()
+      try source.setBusyTimeout(0.001)
       #expect {
         try DatabaseBackup(from: source, to: destination).step()
       } throws: { error in
@@ -299,11 +301,70 @@ import Testing
         unlocker.withLock { _ = try? $0.execute(sql: "COMMIT") }
         release.signal()
       }
+      try source.setBusyTimeout(5)
       let start = DispatchTime.now()
       try source.backup(to: destination, busyPause: 0.005)
       release.wait()
       #expect(ConcurrencyTests.seconds(since: start) >= 0.09)
       #expect(try Self.rows(destination).count == 51)
+    }
+  }
+
+  @Test func aDestinationLockedByAnotherConnectionEndsWithBusyAfterItsTimeout() async throws {
+    try await Self.withDirectory { directory in
+      let source = try Database()
+      try Self.fill(source, rows: 50)
+      let path = directory.appendingPathComponent("destination.db").path
+      let destination = try Database(path: path)
+      try destination.execute(sql: "CREATE TABLE kept(x)")
+      let locker = try Database(path: path)
+      try locker.execute(sql: "BEGIN IMMEDIATE")
+      try locker.execute(sql: "INSERT INTO kept VALUES (1)")
+      try destination.setBusyTimeout(0.001)
+      let start = DispatchTime.now()
+      #expect {
+        try source.backup(to: destination, busyPause: 0.001)
+      } throws: { error in
+        (error as? SQLiteError)?.code == .busy
+      }
+      var steps = source.backupSteps(to: destination, busyPause: 0.001).makeAsyncIterator()
+      await #expect {
+        _ = try await steps.next()
+      } throws: { error in
+        (error as? SQLiteError)?.code == .busy
+      }
+      // Without any busy timeout the first busy step ends it.
+      try destination.setBusyTimeout(0)
+      #expect {
+        try source.backup(to: destination, busyPause: 0.001)
+      } throws: { error in
+        (error as? SQLiteError)?.code == .busy
+      }
+      #expect(ConcurrencyTests.seconds(since: start) < 5)
+      try locker.execute(sql: "COMMIT")
+      #expect(try destination.prepare(sql: "SELECT count(*) FROM kept").front(Int.self) == 1)
+    }
+  }
+
+  @Test func backingAFileUpOntoItselfThrowsAtOnce() throws {
+    try Self.withDirectory { directory in
+      let path = directory.appendingPathComponent("same.db").path
+      let first = try Database(path: path)
+      try Self.fill(first, rows: 20)
+      let second = try Database(path: path)
+      try second.setBusyTimeout(1)
+      let link = directory.appendingPathComponent("link.db").path
+      try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+      let third = try Database(path: link)
+      for destination in [second, third] {
+        #expect {
+          try first.backup(to: destination)
+        } throws: { error in
+          let error = error as? SQLiteError
+          return error?.code == .misuse && error?.message.contains("onto itself") == true
+        }
+      }
+      #expect(try Self.rows(second).count == 20)
     }
   }
 

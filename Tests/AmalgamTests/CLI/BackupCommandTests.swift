@@ -33,6 +33,18 @@ extension CommandLineToolTests {
     }
   }
 
+  @Test func backupOfAFileOntoItselfFailsAtOnce() async throws {
+    try await Self.withTemporaryDirectory { directory in
+      let source = directory.appendingPathComponent("source.db").path
+      try Self.makeBackupSource(at: source)
+      let result = try await AmalgamTool.run(["backup", source, source])
+      #expect(result.status != 0)
+      #expect(result.stderr.contains("onto itself"))
+      let db = try Database(path: source)
+      #expect(try db.prepare(sql: "SELECT count(*) FROM t").front(Int.self) == 2000)
+    }
+  }
+
   @Test func backupDrawsAProgressBarOnATerminal() async throws {
     let script = URL(fileURLWithPath: "/usr/bin/script")
     guard FileManager.default.isExecutableFile(atPath: script.path) else { return }  // no pty tool here
