@@ -201,7 +201,8 @@ public final class DatabaseBackup {
   private static func refuseSameFile(
     _ source: Database, _ sourceSchema: String, _ destination: Database, _ destinationSchema: String
   ) throws {
-    guard let sourcePath = source.filename(schema: sourceSchema),
+    // One connection for both: SQLite refuses it with its own message.
+    guard source !== destination, let sourcePath = source.filename(schema: sourceSchema),
       let destinationPath = destination.filename(schema: destinationSchema)
     else { return }
     var sourceStatus = stat()

@@ -750,6 +750,9 @@ final class Connection {
 enum RestrictedCallback: CustomStringConvertible {
   case busyHandler, commitHook, rollbackHook, updateHook, preUpdateHook, authorizer, progressHandler, collation
   case virtualTableConnect, virtualTableBestIndex, virtualTableFindFunction, collationNeeded, tokenizerConstructor
+  /// Not a callback of SQLite's, but restricted the same way: the body of `Database.withSerializedBytes`,
+  /// which reads bytes that a write, `DETACH` or close would move or free.
+  case serializedBytesBody
 
   @usableFromInline var description: String {
     switch self {
@@ -766,14 +769,21 @@ enum RestrictedCallback: CustomStringConvertible {
     case .virtualTableFindFunction: "virtual table's findFunction"
     case .collationNeeded: "collation-needed handler"
     case .tokenizerConstructor: "FTS5 tokenizer's initializer"
+    case .serializedBytesBody: "body of withSerializedBytes"
     }
+  }
+
+  /// Why the callback may only read, for ``DatabaseError/readOnlyCallback(callback:sql:)``.
+  @usableFromInline var readOnlyReason: String {
+    self == .serializedBytesBody
+      ? "which reads the database's own bytes" : "which SQLite calls while it prepares or plans a statement"
   }
 
   /// True for the callbacks that run while SQLite prepares a statement: they may run read-only queries.
   @usableFromInline var allowsReadOnlyQueries: Bool {
     switch self {
     case .virtualTableConnect, .virtualTableBestIndex, .virtualTableFindFunction, .collationNeeded,
-      .tokenizerConstructor:
+      .tokenizerConstructor, .serializedBytesBody:
       true
     case .busyHandler, .commitHook, .rollbackHook, .updateHook, .preUpdateHook, .authorizer, .progressHandler,
       .collation:
@@ -784,7 +794,8 @@ enum RestrictedCallback: CustomStringConvertible {
   /// The error for a call this callback may not make; `sql` names the refused statement.
   @usableFromInline func refusal(sql: String?) -> DatabaseError {
     allowsReadOnlyQueries
-      ? .readOnlyCallback(callback: description, sql: sql) : .reentrantCall(callback: description)
+      ? .readOnlyCallback(callback: "\(description), \(readOnlyReason)", sql: sql)
+      : .reentrantCall(callback: description)
   }
 
   /// Throws unless this callback may prepare SQL (`statement` nil) or run `statement`: only a callback

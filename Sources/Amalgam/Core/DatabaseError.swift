@@ -64,8 +64,10 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `bestIndex` or `findFunction`, the collation-needed handler, an FTS5 tokenizer's initializer) tried
   /// to do more with its own connection than read: run SQL that is not a read-only query (a schema
   /// change, a write, `ATTACH`, `DETACH`, `BEGIN`, `COMMIT`), or close it. Such a change would free what
-  /// SQLite is planning with. The call did not run. `sql` is the refused statement, `nil` for a call
-  /// that is not SQL (closing the database, registering a hook).
+  /// SQLite is planning with. The body of ``Database/withSerializedBytes(schema:_:)`` is restricted the
+  /// same way, since such changes would move or free the bytes it reads. The call did not run.
+  /// `callback` names the callback and why it is restricted; `sql` is the refused statement, `nil` for a
+  /// call that is not SQL (closing the database, registering a hook).
   case readOnlyCallback(callback: String, sql: String?)
 
   /// What went wrong, naming the column, parameter or SQL involved.
@@ -124,9 +126,8 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
     case let .readOnlyCallback(callback, sql):
       let what = sql.map { "\"\($0)\" was refused" } ?? "The call was refused"
       return
-        "\(what) inside the \(callback), which SQLite calls while it prepares or plans a statement: there the "
-        + "connection may only run read-only queries, not change the schema, write, attach, detach, begin or end "
-        + "transactions, or close"
+        "\(what) inside the \(callback): there the connection may only run read-only queries, not change the "
+        + "schema, write, attach, detach, begin or end transactions, or close"
     }
   }
 }

@@ -158,6 +158,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
       // Prefer the connection's extended code when it refers to the same failure.
       if extendedCodes && connectionCode & 0xff == resultCode & 0xff { extended = connectionCode }
       if let text = sqlite3_errmsg(connection) { message = String(cString: text) }
+      // A failure SQLite did not record in the connection leaves its "not an error": say what the code means.
+      if connectionCode == SQLITE_OK && ![SQLITE_OK, SQLITE_ROW, SQLITE_DONE].contains(resultCode & 0xff) {
+        message = String(cString: sqlite3_errstr(resultCode))
+      }
       // For SQLITE_RANGE, SQLite's message is only its misleading "column index out of range"; callers
       // that know what was out of range build their own error instead.
       if resultCode & 0xff == SQLITE_RANGE && message == String(cString: sqlite3_errstr(SQLITE_RANGE)) {

@@ -28,7 +28,8 @@ extension Database {
     var size: Int64 = 0
     let bytes = try connectionBox.withHandle { sqlite3_serialize($0, schema, &size, 0) }
     guard let bytes else {
-      if size == 0 { return Data() }
+      // 0 for an empty database; -1 for one SQLite has not opened yet ("temp" before its first table).
+      if size <= 0 { return Data() }
       throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
     }
     return Data(bytesNoCopy: bytes, count: Int(size), deallocator: .custom { pointer, _ in sqlite3_free(pointer) })
@@ -45,8 +46,9 @@ extension Database {
   /// ```
   ///
   /// The bytes are valid only during `body`: never keep the buffer, copy what you need. Meanwhile
-  /// the connection refuses writes (`PRAGMA query_only`), so that no change can move or free them, and
-  /// ``deserialize(_:schema:readOnly:resizable:maximumSize:)`` on this connection throws.
+  /// the connection runs read-only queries only, so that nothing can move or free the bytes: writes,
+  /// `DETACH`, changes to `PRAGMA query_only`, ``close()``, ``deserialize(_:schema:readOnly:resizable:maximumSize:)``
+  /// and using the connection as a backup's destination throw ``DatabaseError/readOnlyCallback(callback:sql:)``.
   ///
   /// - Throws: as ``serialize(schema:)``, and whatever `body` throws.
   ///
@@ -57,23 +59,24 @@ extension Database {
     try requireSchema(schema)
     let wasQueryOnly = try prepare(sql: "PRAGMA query_only").front(Bool.self) ?? false
     try execute(sql: "PRAGMA query_only = ON")
-    connectionBox.retainedCallbacks[Self.serializedBytesMarker] = connectionBox
     defer {
-      connectionBox.retainedCallbacks[Self.serializedBytesMarker] = nil
       if !wasQueryOnly && isOpen { try? execute(sql: "PRAGMA query_only = OFF") }
     }
     var size: Int64 = 0
     let flags = UInt32(SQLITE_SERIALIZE_NOCOPY)
-    if let bytes = try connectionBox.withHandle({ sqlite3_serialize($0, schema, &size, flags) }) {
-      return try body(UnsafeRawBufferPointer(start: bytes, count: Int(size)))
+    let box = connectionBox
+    if let bytes = try box.withHandle({ sqlite3_serialize($0, schema, &size, flags) }) {
+      return try box.restricting(.serializedBytesBody) {
+        try body(UnsafeRawBufferPointer(start: bytes, count: Int(size)))
+      }
     }
-    let copy = try connectionBox.withHandle { sqlite3_serialize($0, schema, &size, 0) }
+    let copy = try box.withHandle { sqlite3_serialize($0, schema, &size, 0) }
     guard let copy else {
-      if size == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+      if size <= 0 { return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: nil, count: 0)) } }
       throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
     }
     defer { sqlite3_free(copy) }
-    return try body(UnsafeRawBufferPointer(start: copy, count: Int(size)))
+    return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: copy, count: Int(size))) }
   }
 
   /// Replaces the database `schema` of this connection with an in-memory database holding `bytes`, a
@@ -100,7 +103,7 @@ extension Database {
   ///     (`SQLITE_FCNTL_SIZE_LIMIT`); `nil` keeps SQLite's default limit.
   /// - Throws: ``SQLiteError`` with ``ResultCode/notADatabase`` for bytes that are not a database,
   ///   SQLite's error when the schema does not exist or is in use by a statement or transaction;
-  ///   ``DatabaseError/transactionState(_:)`` inside ``withSerializedBytes(schema:_:)``.
+  ///   ``DatabaseError/readOnlyCallback(callback:sql:)`` inside ``withSerializedBytes(schema:_:)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/deserialize.html>
   public func deserialize(
@@ -108,9 +111,6 @@ extension Database {
     maximumSize: Int? = nil
   ) throws {
     let handle = try sqliteHandle
-    if connectionBox.retainedCallbacks[Self.serializedBytesMarker] != nil {
-      throw DatabaseError.transactionState("deserialize cannot run inside withSerializedBytes on the same connection")
-    }
     let header = Array("SQLite format 3\0".utf8)
     if !bytes.isEmpty && !bytes.starts(with: header) {
       throw SQLiteError(
@@ -135,9 +135,16 @@ extension Database {
     var flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE)
     if readOnly { flags |= UInt32(SQLITE_DESERIALIZE_READONLY) }
     if resizable && !readOnly { flags |= UInt32(SQLITE_DESERIALIZE_RESIZEABLE) }
-    // With FREEONCLOSE, SQLite frees the buffer even when it fails.
-    let rc = try connectionBox.withHandle {
-      sqlite3_deserialize($0, schema, buffer.assumingMemoryBound(to: UInt8.self), Int64(count), Int64(count), flags)
+    // With FREEONCLOSE, SQLite frees the buffer even when it fails; when the connection refuses the
+    // call, SQLite never sees the buffer.
+    let rc: Int32
+    do {
+      rc = try connectionBox.withHandle {
+        sqlite3_deserialize($0, schema, buffer.assumingMemoryBound(to: UInt8.self), Int64(count), Int64(count), flags)
+      }
+    } catch {
+      sqlite3_free(buffer)
+      throw error
     }
     try check(rc)
     if let maximumSize, resizable {
@@ -162,9 +169,6 @@ extension Database {
     let quotedSchema = "\"" + schema.replacing("\"", with: "\"\"") + "\""
     try execute(sql: "VACUUM \(quotedSchema) INTO ?", parameterValues: [path])
   }
-
-  /// The `retainedCallbacks` key present while ``withSerializedBytes(schema:_:)`` lends out bytes.
-  private static let serializedBytesMarker = "serializedBytesInUse"
 
   /// Throws SQLite's "unknown database" error for a schema this connection does not have.
   private func requireSchema(_ schema: String) throws {

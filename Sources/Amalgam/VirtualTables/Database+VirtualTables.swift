@@ -298,6 +298,16 @@ private func fail(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ error: any Error
   return resultCode(error)
 }
 
+/// ``fail(_:_:)`` for xDestroy and xIntegrity, whose `zErrMsg` SQLite never reads: the message waits in
+/// the connection for the statement that fails (see `Connection.pendingCallbackError`).
+private func failWithoutMessage(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ box: TableBox, _ error: any Error)
+  -> Int32
+{
+  let code = fail(vtab, error)
+  box.connection.pendingCallbackError = (code, "virtual table module \"\(box.moduleName)\": \(message(error))")
+  return code
+}
+
 // MARK: - Tables
 
 private func createTable(
@@ -382,7 +392,7 @@ private func destroyTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?) -> Int32 
   do {
     try box.scope.run { _ in try box.table.destroy() }
   } catch {
-    return fail(vtab, error)
+    return failWithoutMessage(vtab, box, error)
   }
   freeTable(vtab)
   return SQLITE_OK
@@ -435,7 +445,7 @@ private func checkIntegrity(
     if let problem { report?.pointee = sqliteCopy(problem) }
     return SQLITE_OK
   } catch {
-    return fail(vtab, error)
+    return failWithoutMessage(vtab, box, error)
   }
 }
 

@@ -256,7 +256,7 @@ enum MisuseFeatureCases {
     MisuseCase("Serialize", "serialize an unknown schema", .sqlite(.error), mentions: ["nope"]) { f in
       _ = try f.db.serialize(schema: "nope")
     },
-    MisuseCase("Serialize", "deserialize inside withSerializedBytes", .database("transactionState")) { f in
+    MisuseCase("Serialize", "deserialize inside withSerializedBytes", .database("readOnlyCallback")) { f in
       try f.db.withSerializedBytes { bytes in try f.db.deserialize(Array(bytes)) }
     },
     MisuseCase("Serialize", "write past maximumSize", .sqlite(.full)) { f in

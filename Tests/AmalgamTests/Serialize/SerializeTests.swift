@@ -118,13 +118,16 @@ import Testing
     let image = try source.serialize()
     let db = try Database()
     try db.deserialize(image)
-    let (bytes, writeError) = try db.withSerializedBytes { buffer -> (Data, SQLiteError?) in
-      var writeError: SQLiteError?
-      do { try db.execute(sql: "DELETE FROM person") } catch let error as SQLiteError { writeError = error }
+    let (bytes, writeError) = try db.withSerializedBytes { buffer -> (Data, DatabaseError?) in
+      var writeError: DatabaseError?
+      do { try db.execute(sql: "DELETE FROM person") } catch let error as DatabaseError { writeError = error }
       return (Data(buffer), writeError)
     }
     #expect(bytes == image)
-    #expect(writeError?.code == .readOnly)
+    #expect(
+      writeError
+        == .readOnlyCallback(
+          callback: "body of withSerializedBytes, which reads the database's own bytes", sql: "DELETE FROM person"))
     #expect(throws: DatabaseError.self) {
       try db.withSerializedBytes { _ in try db.deserialize(image) }
     }
@@ -136,6 +139,52 @@ import Testing
     try db.execute(sql: "PRAGMA query_only = ON")
     _ = try db.withSerializedBytes { $0.count }
     #expect(try db.prepare(sql: "PRAGMA query_only").front(Bool.self) == true)
+  }
+
+  /// Before, closing the connection, detaching the lent schema, or turning `query_only` off and writing
+  /// inside the body freed or changed the bytes it was reading (AddressSanitizer: use after free).
+  @Test func theBodyCannotCloseDetachOrWriteWhileItReadsTheBytes() throws {
+    let image = try Self.makeDatabase().serialize()
+    let db = try Database()
+    try db.deserialize(image, schema: "main")
+    try db.execute(sql: "ATTACH ':memory:' AS lent")
+    try db.deserialize(image, schema: "lent")
+    var outcomes: [String] = []
+    let copies = try db.withSerializedBytes(schema: "lent") { buffer -> [Data] in
+      let before = Data(buffer)
+      for attempt in [
+        { try db.close() },
+        { try db.execute(sql: "DETACH lent") },
+        { try db.batch(sql: "PRAGMA query_only = OFF; DELETE FROM lent.person;") },
+        { try db.execute(sql: "VACUUM lent") },
+      ] {
+        do {
+          try attempt()
+          outcomes.append("ran")
+        } catch {
+          outcomes.append("\(error)")
+        }
+      }
+      // Reading is allowed, and the bytes are unchanged.
+      outcomes.append("\(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM lent.person"))")
+      return [before, Data(buffer)]
+    }
+    #expect(copies == [image, image])
+    #expect(outcomes.count == 5)
+    #expect(outcomes.prefix(4).allSatisfy { $0.contains("inside the body of withSerializedBytes") }, "\(outcomes)")
+    #expect(outcomes.last == "300")
+    #expect(db.isOpen)
+    #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM lent.person") == 300)
+    try db.execute(sql: "DELETE FROM lent.person")
+    #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM lent.person") == 0)
+  }
+
+  @Test func aTempSchemaNotYetUsedSerializesToNoBytes() throws {
+    let db = try Database()
+    #expect(try db.serialize(schema: "temp") == Data())
+    #expect(try db.withSerializedBytes(schema: "temp") { $0.count } == 0)
+    try db.execute(sql: "CREATE TEMP TABLE t(x)")
+    #expect(try db.serialize(schema: "temp").count > 0)
   }
 
   @Test func readOnlyImagesRefuseWrites() throws {
