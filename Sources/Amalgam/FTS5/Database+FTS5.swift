@@ -32,6 +32,9 @@
     /// ```
     ///
     /// An error `make` throws fails the statement that creates or opens the table, with its message.
+    /// FTS5 makes tokenizers while SQLite prepares a statement: `make` (and the tokenizer's initializer)
+    /// may run read-only queries on the connection, and anything else throws
+    /// ``DatabaseError/readOnlyCallback(callback:sql:)``.
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
     public func addTokenizer(

@@ -129,7 +129,9 @@ extension Database {
   /// }
   /// ```
   ///
-  /// The handler may use the connection to register collations. A database has one handler;
+  /// The handler runs while SQLite prepares a statement: it may register collations and run read-only
+  /// queries on the connection; anything else (a schema change, a write, closing) throws
+  /// ``DatabaseError/readOnlyCallback(callback:sql:)``. A database has one handler;
   /// registering again replaces it, ``removeCollationNeededHandler()`` removes it, and closing the
   /// database releases it. Capture the database `weak`: it keeps the handler.
   ///

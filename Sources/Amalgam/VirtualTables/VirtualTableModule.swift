@@ -47,6 +47,11 @@ public protocol VirtualTableModule {
   ///     written. ``VirtualTableModuleArgument/parse(_:)`` splits the latter into names and values.
   ///   - create: true for `xCreate`, false for `xConnect`.
   ///
+  /// With `create` false, SQLite calls this while it prepares a statement that names the table: the
+  /// initializer may then run read-only queries on `database`, and anything else (a schema change, a
+  /// write, closing) throws ``DatabaseError/readOnlyCallback(callback:sql:)``. With `create` true it runs
+  /// inside `CREATE VIRTUAL TABLE` and may create the tables that keep the table's data.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xcreate_method>
   init(database: Database, arguments: [String], create: Bool) throws
 
@@ -72,6 +77,9 @@ public protocol VirtualTableModule {
   /// `indexInfo`, mark the constraints the plan uses, and set its cost. Return
   /// ``VirtualTableModuleBestIndexResult/constraint`` when the usable constraints allow no plan.
   ///
+  /// SQLite calls it while it plans a statement: it may run read-only queries on the connection, and
+  /// anything else throws ``DatabaseError/readOnlyCallback(callback:sql:)``.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
   func bestIndex(_ indexInfo: inout VirtualTableIndexInfo) throws -> VirtualTableModuleBestIndexResult
 
@@ -88,7 +96,8 @@ public protocol VirtualTableModule {
 
   /// Overloads an SQL function when its first argument is a column of this table (`xFindFunction`):
   /// return the function to use for `name` called with `argumentCount` arguments, or `nil` to keep
-  /// the ordinary one. The default overloads nothing.
+  /// the ordinary one. The default overloads nothing. SQLite calls it while it prepares a statement:
+  /// it may run read-only queries on the connection, nothing else.
   ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xfindfunction_method>
   func findFunction(name: String, argumentCount: Int) -> VirtualTableFunction?
