@@ -16,8 +16,8 @@
 ///
 /// - ``ParameterBindable`` types (numbers, `String`, `Data`, `Date`, `UUID`, `URL`, `Decimal`) bind
 ///   directly; `nil` binds NULL.
-/// - Other values (nested structs, arrays, dictionaries) are stored as JSON text; enums and
-///   single-value wrappers store their single value.
+/// - Other values (nested structs, arrays, dictionaries) are stored as JSON text with sorted keys, so
+///   that one value always gives the same text; enums and single-value wrappers store their single value.
 /// - Every parameter of the statement needs a property; properties without a parameter are ignored.
 /// - The encoder and containers a type's `encode(to:)` receives are valid during that call only: one
 ///   kept and used later throws ``DatabaseError/callbackValueExpired(_:)``. (The keyed container is
@@ -81,7 +81,7 @@ public struct StatementEncoder: Sendable {
     if let bindable = value as? any ParameterBindable { return try bindable.databaseValue() }
     let json: Data
     do {
-      json = try JSONEncoder().encode(value)
+      json = try canonicalJSONEncoder().encode(value)
     } catch {
       throw DatabaseError.codingFailed("Cannot encode \(T.self): \(error)")
     }
@@ -95,6 +95,14 @@ public struct StatementEncoder: Sendable {
     if let flag = try? JSONDecoder().decode(Bool.self, from: json) { return .integer(flag ? 1 : 0) }
     return .null
   }
+}
+
+/// A `JSONEncoder` that writes the keys of every object in sorted order, so that encoding a value gives
+/// the same bytes every time (a `Dictionary` iterates in an order that changes from run to run).
+func canonicalJSONEncoder() -> JSONEncoder {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = .sortedKeys
+  return encoder
 }
 
 extension Statement {

@@ -29,9 +29,14 @@ public enum JSONStorage: Sendable, Hashable {
 /// ```
 ///
 /// Reading accepts either form: TEXT is parsed as JSON text, a BLOB is read as JSONB (converted by
-/// SQLite's `json()` on the row's own connection). Values are encoded with `JSONEncoder` and decoded with
-/// `JSONDecoder` at their default settings. A record's other properties map to columns as before: only
-/// properties of this type change how they are stored.
+/// SQLite's `json()` on the row's own connection). Values are decoded with `JSONDecoder` at its default
+/// settings, and encoded canonically: `JSONEncoder` with sorted keys (`.sortedKeys`), so that one value
+/// always gives the same bytes. A dictionary or a type's properties would otherwise come out in an
+/// order that changes from run to run, and then `WHERE doc = ?`, a UNIQUE constraint and a session's
+/// changeset would see a value saved again unchanged as a different one. (A `Set` is an array in JSON,
+/// in its own iteration order, which also changes from run to run: where the bytes matter, store a
+/// sorted array.) A record's other properties map to columns as before: only properties of this type
+/// change how they are stored.
 ///
 /// Related SQLite documentation: <https://sqlite.org/json1.html>
 public struct JSONColumn<Value: Codable>: ParameterBindable, ColumnConvertible, Codable {
@@ -47,10 +52,11 @@ public struct JSONColumn<Value: Codable>: ParameterBindable, ColumnConvertible, 
     self.storage = storage
   }
 
-  /// The value's JSON text.
+  /// The value's JSON text, with the keys of every object sorted: the same value always gives the
+  /// same text.
   public func jsonText() throws -> String {
     do {
-      return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+      return String(decoding: try canonicalJSONEncoder().encode(value), as: UTF8.self)
     } catch {
       throw DatabaseError.codingFailed("Cannot encode \(Value.self) as JSON: \(error)")
     }

@@ -22,6 +22,10 @@ import Testing
     var nicknames: [String]  // not opted in: stored as before
   }
 
+  private struct Wrapper<Document: Encodable>: Encodable {
+    var document: Document
+  }
+
   private let profile = Profile(tags: ["b", "a"], scores: [3, 1, 2], address: Address(city: "Paris", zip: nil))
 
   @Suite struct JSONColumnTests {
@@ -78,6 +82,35 @@ import Testing
       #expect(try db.fetchValue(String.self, sql: "SELECT nicknames FROM user") == #"["A"]"#)
       #expect(try db.fetch(User.self, id: 1) == user)
       #expect(try db.fetchAll(User.self, where: "profile ->> '$.address.city' = \("Paris")").count == 1)
+    }
+
+    @Test func aValueIsEncodedWithSortedKeysSoThatItAlwaysGivesTheSameBytes() throws {
+      // Properties declared out of order, and a dictionary of several keys: both come out sorted.
+      struct Document: Codable, Equatable {
+        var zulu: Int
+        var alpha: String
+        var mike: [String: Int]
+      }
+      let document = Document(
+        zulu: 1, alpha: "a", mike: ["kilo": 11, "bravo": 2, "yankee": 25, "echo": 5, "oscar": 15, "charlie": 3])
+      let sorted = #"{"alpha":"a","mike":{"bravo":2,"charlie":3,"echo":5,"kilo":11,"oscar":15,"yankee":25},"zulu":1}"#
+      for _ in 0..<20 {
+        #expect(try JSONColumn(document).jsonText() == sorted)
+        #expect(try JSONColumn(document).databaseValue() == .text(sorted))
+      }
+      // Stored twice, the two values are equal in SQL: `WHERE doc = ?` and UNIQUE see one value.
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE t(doc TEXT UNIQUE)")
+      try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [JSONColumn(document)])
+      let matches = try db.fetchValue(
+        Int.self, sql: "SELECT count(*) FROM t WHERE doc = ?", arguments: [JSONColumn(document)])
+      #expect(matches == 1)
+      #expect(throws: SQLiteError.self) {
+        try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [JSONColumn(document)])
+      }
+      // A nested value that a record stores as JSON text without JSONColumn is sorted the same way.
+      let values = try StatementEncoder().encode(Wrapper(document: document))
+      #expect(values["document"] == .text(sorted))
     }
 
     @Test func invalidJSONThrowsAConversionError() throws {
