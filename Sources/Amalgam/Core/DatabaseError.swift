@@ -69,6 +69,10 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `callback` names the callback and why it is restricted; `sql` is the refused statement, `nil` for a
   /// call that is not SQL (closing the database, registering a hook).
   case readOnlyCallback(callback: String, sql: String?)
+  /// A ``TableRecord`` type whose ``TableRecord/primaryKey`` lists no column was written or looked up
+  /// by its primary key (an upsert, update, delete, `fetch(_:id:)`, `exists`). Inserts and the fetches
+  /// that take a condition work without one.
+  case recordWithoutPrimaryKey(type: String, table: String)
 
   /// What went wrong, naming the column, parameter or SQL involved.
   public var description: String {
@@ -128,6 +132,10 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(what) inside the \(callback): there the connection may only run read-only queries, not change the "
         + "schema, write, attach, detach, begin or end transactions, or close"
+    case let .recordWithoutPrimaryKey(type, table):
+      return
+        "\(type) (table \"\(table)\") has no primary key: its primaryKey lists no column, so it cannot be "
+        + "upserted, updated, deleted or fetched by key; list the key columns in primaryKey"
     }
   }
 }

@@ -227,6 +227,9 @@ final class StatementSink: ParameterSink {
   @exclusivity(unchecked) private var resolver: NamedParameterResolver
   /// True between ``begin(options:)`` and ``end()``.
   private(set) var isEncoding = false
+  /// True when a key that no parameter of the statement has was encoded since ``begin(options:)``:
+  /// ignored by a plain encode, but a record write must not lose a column (see `bindColumns`).
+  private(set) var skippedKey = false
 
   init(statement: Statement) {
     self.statement = .passUnretained(statement)
@@ -236,6 +239,7 @@ final class StatementSink: ParameterSink {
   func begin(options: StatementEncoder) {
     self.options = options
     resolver.restart()
+    skippedKey = false
     isEncoding = true
   }
 
@@ -264,7 +268,11 @@ final class StatementSink: ParameterSink {
     guard isEncoding else {
       throw DatabaseError.codingFailed("StatementEncoder: an encoding container was used after its encode returned")
     }
-    return try resolver.resolveIfPresent(key)
+    guard let index = try resolver.resolveIfPresent(key) else {
+      skippedKey = true
+      return nil
+    }
+    return index
   }
 }
 

@@ -31,9 +31,10 @@
 /// }
 /// ```
 ///
-/// Every value of a type must write the same columns, under the names of the table's columns; `nil`
-/// writes NULL. The container is valid during the `encode(to:)` call only: it is not copyable, so it
-/// cannot be kept.
+/// Write columns under the names of the table's columns; `nil` writes NULL. A value that skips a column
+/// other values write does not lose it in those values (see ``TableRecord``), but writing every column
+/// every time keeps to one cached statement. The container is valid during the `encode(to:)` call only:
+/// it is not copyable, so it cannot be kept.
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 public struct PersistenceContainer: ~Copyable {

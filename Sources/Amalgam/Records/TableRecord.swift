@@ -18,9 +18,15 @@ import AmalgamSQLite
 /// ```
 ///
 /// Writing encodes the value with ``StatementEncoder`` into named parameters (`:name`), so column names
-/// must be valid parameter names: letters, digits and underscores. Every value of the type must encode
-/// the same properties (synthesized `Codable` does: `nil` is written as NULL). Reading decodes with
-/// ``RowDecoder`` from `SELECT *`.
+/// must be valid parameter names: letters, digits and underscores. Each write binds the columns the value
+/// encodes (synthesized `Codable` encodes every property, `nil` as NULL). A value that encodes a column
+/// the values before it left out (an `encode(to:)` that skips `nil`) writes it all the same; one that
+/// leaves columns out writes only the others, so an insert gives those their defaults and an update
+/// leaves them unchanged. Reading decodes with ``RowDecoder`` from `SELECT *`.
+///
+/// Upserts, updates, deletes and fetches by key need ``primaryKey`` to list the key's columns; with an
+/// empty list they throw ``DatabaseError/recordWithoutPrimaryKey(type:table:)`` (inserts and the fetches
+/// that take a condition work).
 ///
 /// A record read or written often can skip `Codable` there, as GRDB's records do: conform it to
 /// ``RowConvertible`` as well, and every record fetch builds it with `init(row:)`; implement
@@ -88,6 +94,8 @@ extension TableRecord {
     try encoder.withSink(of: statement) { sink in
       var container = PersistenceContainer(.statement(.passUnretained(sink)))
       try encode(to: &container)
+      // A column the statement has no parameter for would be lost: the caller writes it another way.
+      if sink.skippedKey { throw RecordLayoutMismatch() }
     }
   }
 
@@ -100,14 +108,20 @@ extension TableRecord {
   }
 }
 
-/// The SQL that writes one record type, built once per type from the properties a value encodes.
-/// A class, so that handing it out costs one reference count, not one per string.
+/// The SQL that writes one record type, built from the columns its values encode. A class, so that
+/// handing it out costs one reference count, not one per string.
+///
+/// The layout cached for a type starts with the columns of the first value written, and widens when a
+/// later value encodes a column that the values before it left out (a record whose `encode(to:)` skips
+/// nil properties), so that no value loses a column. A value that encodes other columns than the
+/// cached layout's is written with SQL of its own columns (``fresh(_:encoder:)``).
 final class RecordLayout: Sendable {
   let columns: [String]
   let insertSQL: String
-  let upsertSQL: String
+  /// `nil` when the record type has no primary key.
+  let upsertSQL: String?
+  /// `nil` when every column is a key column (there is nothing to set), or there is no primary key.
   let updateSQL: String?
-  let deleteSQL: String
 
   init<R: TableRecord>(_ type: R.Type, columns: [String]) {
     self.columns = columns
@@ -116,6 +130,11 @@ final class RecordLayout: Sendable {
     let parameters = columns.map { ":" + $0 }.joined(separator: ", ")
     insertSQL = "INSERT INTO \(table)(\(names)) VALUES (\(parameters))"
     let key = R.primaryKey
+    guard !key.isEmpty else {
+      upsertSQL = nil
+      updateSQL = nil
+      return
+    }
     let others = columns.filter { !key.contains($0) }
     let conflict = key.map(SQLLiteral.quote(identifier:)).joined(separator: ", ")
     let assignments = others.map {
@@ -129,7 +148,6 @@ final class RecordLayout: Sendable {
       others.isEmpty
       ? nil
       : "UPDATE \(table) SET \(others.map { "\(SQLLiteral.quote(identifier: $0)) = :\($0)" }.joined(separator: ", ")) WHERE \(keyCondition)"
-    deleteSQL = "DELETE FROM \(table) WHERE \(keyCondition)"
   }
 
   /// `"a" = :a AND "b" = :b`, or with `?` parameters.
@@ -137,18 +155,38 @@ final class RecordLayout: Sendable {
     key.map { "\(SQLLiteral.quote(identifier: $0)) = \(named ? ":" + $0 : "?")" }.joined(separator: " AND ")
   }
 
-  /// Layouts by record type.
-  private static let cache = LockedState<[ObjectIdentifier: RecordLayout]>([:])
+  /// The primary key columns of `R`.
+  ///
+  /// - Throws: ``DatabaseError/recordWithoutPrimaryKey(type:table:)`` when `R` lists none.
+  static func primaryKey<R: TableRecord>(of type: R.Type) throws -> [String] {
+    let key = R.primaryKey
+    guard !key.isEmpty else { throw missingPrimaryKey(R.self) }
+    return key
+  }
+
+  /// The error for a write or lookup by primary key of a record type that has none.
+  static func missingPrimaryKey<R: TableRecord>(_ type: R.Type) -> DatabaseError {
+    .recordWithoutPrimaryKey(type: "\(R.self)", table: R.tableName)
+  }
+
+  /// The cached layouts by record type, and the layouts that wider ones replaced: connections remember
+  /// layouts unretained, so every layout handed out stays for the life of the process.
+  private struct Cache {
+    var layouts: [ObjectIdentifier: RecordLayout] = [:]
+    var replaced: [RecordLayout] = []
+  }
+
+  private static let cache = LockedState(Cache())
 
   /// The layout of `R`, built from `value` the first time.
   static func of<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
-    if let layout = cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return layout }
+    if let layout = cache.withLock({ $0.layouts[ObjectIdentifier(R.self)] }) { return layout }
     let layout = try fresh(value, encoder: encoder)
-    // The first layout stored for a type stays for the life of the process (two threads may build one
-    // at once): connections remember it unretained.
+    // The first layout stored for a type stays until a wider one replaces it (two threads may build
+    // one at once).
     return cache.withLock { cache in
-      if let first = cache[ObjectIdentifier(R.self)] { return first }
-      cache[ObjectIdentifier(R.self)] = layout
+      if let first = cache.layouts[ObjectIdentifier(R.self)] { return first }
+      cache.layouts[ObjectIdentifier(R.self)] = layout
       return layout
     }
   }
@@ -166,11 +204,34 @@ final class RecordLayout: Sendable {
     return layout
   }
 
+  /// Widens the cached layout of `R` to also write `layout`'s columns, when a value encoded columns
+  /// that the cached layout lacks, so that the next values with those columns take the cached SQL.
+  static func widen<R: TableRecord>(_ type: R.Type, toInclude layout: RecordLayout, in database: Database) {
+    // The connection's next write reads the cache again: another connection may have widened it already.
+    database.recordMemo.layout = nil
+    let type = ObjectIdentifier(R.self)
+    let current = cache.withLock { $0.layouts[type] }
+    let columns = Set(current?.columns ?? []).union(layout.columns)
+    guard columns.count > current?.columns.count ?? 0 else { return }
+    let wider = columns.count == layout.columns.count ? layout : RecordLayout(R.self, columns: columns.sorted())
+    cache.withLock { cache in
+      // Another thread may have replaced it meanwhile: its layout stays (a value that needs more
+      // columns still gets SQL of its own, and widens it again).
+      guard cache.layouts[type] === current else { return }
+      if let current { cache.replaced.append(current) }
+      cache.layouts[type] = wider
+    }
+  }
+
   /// A layout built from the properties `value` encodes, not cached.
   static func fresh<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
     RecordLayout(R.self, columns: try value.columnValues(encoder: encoder).keys.sorted())
   }
 }
+
+/// Thrown while a record binds to the cached SQL of its type when it encodes a column that the SQL
+/// has no parameter for: the record is then written with SQL of its own columns.
+struct RecordLayoutMismatch: Error {}
 
 /// The SQL that reads, tests and deletes one record type by primary key.
 final class KeySQL: Sendable {
@@ -194,27 +255,46 @@ extension Database {
   /// The statements ``write(_:encoder:_:)`` runs.
   private enum Write { case insert, upsert, update }
 
-  /// Runs the `kind` statement of `record`'s layout with `record` bound to its named parameters. A
-  /// value that encodes fewer properties than the first value of its type did gets SQL of its own.
-  private func write<R: TableRecord>(_ record: R, encoder: StatementEncoder, _ kind: Write) throws {
+  /// Runs the `kind` statement of `record`'s layout with `record` bound to its named parameters.
+  /// Returns false, having run nothing, for an update of a value whose columns are all key columns.
+  ///
+  /// A value that encodes other columns than the cached layout's gets SQL of its own columns: one that
+  /// leaves columns out writes only those it encodes (an insert leaves the others to their defaults),
+  /// and one that encodes a column the layout lacks also widens the cached layout, so that no column
+  /// is lost, whatever the order in which values come.
+  @discardableResult
+  private func write<R: TableRecord>(_ record: R, encoder: StatementEncoder, _ kind: Write) throws -> Bool {
     let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
-      try layout._withUnsafeGuaranteedRef { try run(kind, of: $0, binding: record, encoder: encoder) }
+      return try layout._withUnsafeGuaranteedRef { try run(kind, of: $0, binding: record, encoder: encoder) }
+    } catch is RecordLayoutMismatch {
+      let own = try RecordLayout.fresh(record, encoder: encoder)
+      RecordLayout.widen(R.self, toInclude: own, in: self)
+      return try run(kind, of: own, binding: record, encoder: encoder)
     } catch DatabaseError.missingParameter {
-      try run(kind, of: RecordLayout.fresh(record, encoder: encoder), binding: record, encoder: encoder)
+      return try run(kind, of: RecordLayout.fresh(record, encoder: encoder), binding: record, encoder: encoder)
     }
   }
 
-  /// Runs the `kind` statement of `layout` with `record` bound. (The SQL is read from the layout where it
-  /// is used, so that passing it costs no reference count.)
+  /// Runs the `kind` statement of `layout` with `record` bound; false when `layout` has nothing to
+  /// update. (The SQL is read from the layout where it is used, so that passing it costs no reference
+  /// count.)
   private func run<R: TableRecord>(
     _ kind: Write, of layout: RecordLayout, binding record: R, encoder: StatementEncoder
-  ) throws {
+  ) throws -> Bool {
     switch kind {
     case .insert: try run(layout.insertSQL, binding: record, encoder: encoder)
-    case .upsert: try run(layout.upsertSQL, binding: record, encoder: encoder)
-    case .update: try run(layout.updateSQL ?? "", binding: record, encoder: encoder)
+    case .upsert:
+      guard let sql = layout.upsertSQL else { throw RecordLayout.missingPrimaryKey(R.self) }
+      try run(sql, binding: record, encoder: encoder)
+    case .update:
+      guard let sql = layout.updateSQL else {
+        guard !R.primaryKey.isEmpty else { throw RecordLayout.missingPrimaryKey(R.self) }
+        return false
+      }
+      try run(sql, binding: record, encoder: encoder)
     }
+    return true
   }
 
   /// Runs the cached statement for `sql` with `record`'s columns bound.
@@ -261,13 +341,21 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
   public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
-    let layout = try RecordLayout.of(record, encoder: encoder, in: self).takeUnretainedValue()
-    guard layout.updateSQL != nil else {
-      // Only key columns: there is nothing to set; say whether the row exists.
-      return try exists(R.self, key: primaryKeyValues(of: record, encoder: encoder))
-    }
     let before = totalChanges
-    try write(record, encoder: encoder, .update)
+    // A layout of key columns only cannot tell, by binding, whether the value has more: build its own.
+    let hasNothingToSet = try RecordLayout.of(record, encoder: encoder, in: self)._withUnsafeGuaranteedRef {
+      $0.updateSQL == nil
+    }
+    let wrote: Bool
+    if hasNothingToSet {
+      let own = try RecordLayout.fresh(record, encoder: encoder)
+      RecordLayout.widen(R.self, toInclude: own, in: self)
+      wrote = try run(.update, of: own, binding: record, encoder: encoder)
+    } else {
+      wrote = try write(record, encoder: encoder, .update)
+    }
+    // Only key columns: there is nothing to set; say whether the row exists.
+    guard wrote else { return try exists(R.self, key: primaryKeyValues(of: record, encoder: encoder)) }
     return totalChanges > before
   }
 
@@ -281,8 +369,8 @@ extension Database {
   public func update<R: TableRecord>(
     _ record: R, columns: [String], encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
+    let key = try RecordLayout.primaryKey(of: R.self)
     let values = try record.columnValues(encoder: encoder)
-    let key = R.primaryKey
     let keyValues = try key.map { name in
       guard let value = values[name] else {
         throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
@@ -342,8 +430,9 @@ extension Database {
   private func primaryKeyValues<R: TableRecord>(of record: R, encoder: StatementEncoder) throws
     -> [(any ParameterBindable)?]
   {
+    let key = try RecordLayout.primaryKey(of: R.self)
     let values = try record.columnValues(encoder: encoder)
-    return try R.primaryKey.map { name in
+    return try key.map { name in
       guard let value = values[name] else {
         throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
       }
@@ -355,28 +444,28 @@ extension Database {
 // MARK: - By primary key
 
 extension Database {
-  /// `WHERE` on the primary key with `?` parameters.
-  private func keyCondition<R: TableRecord>(_ type: R.Type) -> String {
-    RecordLayout.keyCondition(R.primaryKey, named: false)
+  /// The SQL of the lookups by primary key of `R`, built once per type.
+  private func keySQL<R: TableRecord>(_ type: R.Type) throws -> KeySQL {
+    try unretainedKeySQL(R.self).takeUnretainedValue()
   }
 
-  /// The SQL of the lookups by primary key of `R`, built once per type.
-  private func keySQL<R: TableRecord>(_ type: R.Type) -> KeySQL { unretainedKeySQL(R.self).takeUnretainedValue() }
-
   /// ``keySQL(_:)`` without a reference count, as this connection last used it.
-  private func unretainedKeySQL<R: TableRecord>(_ type: R.Type) -> Unmanaged<KeySQL> {
+  private func unretainedKeySQL<R: TableRecord>(_ type: R.Type) throws -> Unmanaged<KeySQL> {
     let id = ObjectIdentifier(R.self)
     if let memo = recordMemo.keySQL, memo.type == id { return memo.sql }
-    let sql = Unmanaged.passUnretained(sharedKeySQL(R.self))
+    let sql = Unmanaged.passUnretained(try sharedKeySQL(R.self))
     recordMemo.keySQL = (id, sql)
     return sql
   }
 
   /// The SQL of the lookups by primary key of `R`, from the process-wide cache.
-  private func sharedKeySQL<R: TableRecord>(_ type: R.Type) -> KeySQL {
+  ///
+  /// - Throws: ``DatabaseError/recordWithoutPrimaryKey(type:table:)`` when `R` has no primary key (a
+  ///   type without one is never cached, so each lookup asks again).
+  private func sharedKeySQL<R: TableRecord>(_ type: R.Type) throws -> KeySQL {
     if let sql = KeySQL.cache.withLock({ $0[ObjectIdentifier(R.self)] }) { return sql }
     let table = SQLLiteral.quote(identifier: R.tableName)
-    let condition = keyCondition(R.self)
+    let condition = RecordLayout.keyCondition(try RecordLayout.primaryKey(of: R.self), named: false)
     let sql = KeySQL(
       select: "SELECT * FROM \(table) WHERE \(condition)", exists: "SELECT 1 FROM \(table) WHERE \(condition)",
       delete: "DELETE FROM \(table) WHERE \(condition)")

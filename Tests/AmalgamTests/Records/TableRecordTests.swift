@@ -235,3 +235,104 @@ extension TableRecordTests {
     #expect(try db.fetchAll(String.self, sql: "SELECT nickname FROM sparse ORDER BY id") == ["A", "none"])
   }
 }
+
+/// Tags that give ``LeavesOutNilNickname`` one type (and so one cached layout) per test.
+private enum NilFirst {}
+private enum ValueFirst {}
+
+/// A record that writes its nickname only when it has one, as code written with `if let` (or a
+/// container's `encodeIfPresent`) does.
+private struct LeavesOutNilNickname<Order>: TableRecord, Equatable {
+  static var tableName: String { "nicknamed" }
+  var id: Int64
+  var nickname: String?
+  enum CodingKeys: String, CodingKey { case id, nickname }
+  init(_ id: Int64, _ nickname: String?) {
+    self.id = id
+    self.nickname = nickname
+  }
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    if let nickname { try container.encode(nickname, forKey: .nickname) }
+  }
+}
+
+/// A record type without a primary key.
+private struct LogLine: TableRecord, Equatable {
+  static let tableName = "log"
+  static let primaryKey: [String] = []
+  var message: String
+}
+
+extension TableRecordTests {
+  private func makeNicknamed() throws -> Database {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE nicknamed(id INTEGER PRIMARY KEY, nickname TEXT DEFAULT 'none')")
+    return db
+  }
+
+  private func nicknames(_ db: Database) throws -> [String?] {
+    try db.fetchAll(String?.self, sql: "SELECT nickname FROM nicknamed ORDER BY id")
+  }
+
+  @Test func aValueWithAColumnTheFirstValueLeftOutWritesIt() throws {
+    typealias Record = LeavesOutNilNickname<NilFirst>
+    let db = try makeNicknamed()
+    // The first value of the type leaves the nickname out: it gets its column's default.
+    try db.insert(Record(1, nil))
+    // Later values that have one write it, whether inserted, upserted or updated.
+    try db.insert(Record(2, "Bo"))
+    try db.upsert(Record(3, "Cy"))
+    #expect(try db.update(Record(1, "Al")))
+    try db.insert(Record(4, "Di"))
+    try db.upsert(Record(4, "Dee"))
+    #expect(try nicknames(db) == ["Al", "Bo", "Cy", "Dee"])
+    // A value without one still writes only its id: the insert takes the default, the update has
+    // nothing to set and leaves the row as it is.
+    try db.insert(Record(5, nil))
+    #expect(try db.update(Record(2, nil)))
+    #expect(try nicknames(db) == ["Al", "Bo", "Cy", "Dee", "none"])
+    // Another connection, which has not used the type yet, writes every column too.
+    let other = try makeNicknamed()
+    try other.insert(Record(1, "Ed"))
+    try other.insert(Record(2, nil))
+    try other.insert(Record(3, "Flo"))
+    #expect(try nicknames(other) == ["Ed", "none", "Flo"])
+    #expect(try other.fetch(Record.self, id: 3) == Record(3, "Flo"))
+  }
+
+  @Test func aValueThatLeavesOutAColumnTheFirstValueWroteWritesTheOthers() throws {
+    typealias Record = LeavesOutNilNickname<ValueFirst>
+    let db = try makeNicknamed()
+    try db.insert(Record(1, "Al"))
+    try db.insert(Record(2, nil))
+    try db.upsert(Record(3, nil))
+    try db.upsert(Record(1, nil))  // nothing but the key to write: the row stays
+    #expect(try db.update(Record(2, "Bo")))
+    try db.insert(Record(4, "Di"))
+    #expect(try nicknames(db) == ["Al", "Bo", "none", "Di"])
+    #expect(try db.fetch(Record.self, id: 4) == Record(4, "Di"))
+  }
+
+  @Test func aRecordWithoutAPrimaryKeyIsInsertedButNotWrittenOrReadByKey() throws {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE log(message TEXT)")
+    try db.insert(LogLine(message: "started"))
+    #expect(try db.fetchAll(LogLine.self) == [LogLine(message: "started")])
+    let expected = DatabaseError.recordWithoutPrimaryKey(type: "LogLine", table: "log")
+    #expect(expected.description.contains("LogLine (table \"log\") has no primary key"))
+    #expect(throws: expected) { try db.upsert(LogLine(message: "again")) }
+    #expect(throws: expected) { try db.update(LogLine(message: "again")) }
+    #expect(throws: expected) { try db.update(LogLine(message: "again"), columns: ["message"]) }
+    #expect(throws: expected) {
+      try db.updateChanges(from: LogLine(message: "started"), to: LogLine(message: "again"))
+    }
+    #expect(throws: expected) { try db.delete(LogLine(message: "started")) }
+    #expect(throws: expected) { _ = try db.fetch(LogLine.self, id: 1) }
+    #expect(throws: expected) { _ = try db.fetch(LogLine.self, key: []) }
+    #expect(throws: expected) { _ = try db.exists(LogLine.self, key: []) }
+    #expect(throws: expected) { try db.delete(LogLine.self, key: []) }
+    #expect(try db.fetchAll(LogLine.self) == [LogLine(message: "started")])
+  }
+}
