@@ -73,6 +73,11 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// by its primary key (an upsert, update, delete, `fetch(_:id:)`, `exists`). Inserts and the fetches
   /// that take a condition work without one.
   case recordWithoutPrimaryKey(type: String, table: String)
+  /// An ``SQLLiteral`` with interpolated values also holds a parameter of its own (`?`, `?NNN`,
+  /// `:name`, `@name` or `$name`, named by `parameter`): SQLite would number the two kinds together,
+  /// so a value could bind the wrong parameter. Interpolate every value, or write the SQL with
+  /// parameters and give the arguments separately.
+  case literalWithOwnParameter(sql: String, parameter: String)
 
   /// What went wrong, naming the column, parameter or SQL involved.
   public var description: String {
@@ -136,6 +141,11 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(type) (table \"\(table)\") has no primary key: its primaryKey lists no column, so it cannot be "
         + "upserted, updated, deleted or fetched by key; list the key columns in primaryKey"
+    case let .literalWithOwnParameter(sql, parameter):
+      return
+        "The SQL literal \"\(sql)\" mixes interpolated values with its own parameter \(parameter); SQLite "
+        + "numbers them together, so a value could bind the wrong one: interpolate every value, or pass the "
+        + "SQL and its arguments separately"
     }
   }
 }

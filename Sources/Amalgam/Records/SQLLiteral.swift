@@ -18,6 +18,11 @@
 /// - `\(sql: text)`: SQL text inserted as is. Use it only for text your program wrote.
 /// - `\(literal)`: another `SQLLiteral`, with its parameters.
 ///
+/// A literal that interpolates values must not also hold parameters of its own (`?`, `?1`, `:name`):
+/// SQLite numbers both kinds together, so `"SELECT \(5) AS a, ?1 AS b"` would bind 5 to both. Using
+/// such a literal throws ``DatabaseError/literalWithOwnParameter(sql:parameter:)``. (A literal made
+/// with ``init(sql:arguments:)`` binds its arguments to its own parameters, by position.)
+///
 /// A literal is accepted by ``Database/execute(literal:)``, ``Database/prepare(literal:)`` and every
 /// fetch method (`fetchOne(_:literal:)`, `fetchAll(_:literal:)`, ...).
 ///
@@ -29,6 +34,8 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
   public private(set) var arguments: [DatabaseValue]
   /// A value that could not be converted when it was interpolated: thrown when the literal is used.
   private var failure: String?
+  /// True when values were interpolated, so that every parameter must be one of their `?`.
+  private var interpolatesValues = false
 
   /// Creates a literal from SQL text with no interpolated values.
   public init(stringLiteral value: String) {
@@ -47,6 +54,7 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
     sql = stringInterpolation.sql
     arguments = stringInterpolation.arguments
     failure = stringInterpolation.failure
+    interpolatesValues = stringInterpolation.interpolatesValues
   }
 
   /// The SQL text and its values, for logging.
@@ -59,6 +67,7 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
     sql += other.sql
     arguments += other.arguments
     if failure == nil { failure = other.failure }
+    interpolatesValues = interpolatesValues || other.interpolatesValues
   }
 
   /// Appends two literals.
@@ -71,7 +80,7 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
   /// The values as statement arguments, or the error of a value that could not be converted.
   func statementArguments() throws -> StatementArguments {
     if let failure { throw DatabaseError.codingFailed(failure) }
-    return StatementArguments(arguments)
+    return interpolatesValues ? StatementArguments(interpolated: arguments) : StatementArguments(arguments)
   }
 
   /// Builds an ``SQLLiteral`` from a string literal's parts.
@@ -79,6 +88,7 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
     var sql = ""
     var arguments: [DatabaseValue] = []
     var failure: String?
+    var interpolatesValues = false
 
     /// Reserves room for the literal text.
     public init(literalCapacity: Int, interpolationCount: Int) {
@@ -94,12 +104,14 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
     /// Appends a bound parameter for `value`.
     public mutating func appendInterpolation<Value: ParameterBindable>(_ value: Value) {
       sql += "?"
+      interpolatesValues = true
       arguments.append(convert(value))
     }
 
     /// Appends a bound parameter for `value`, or NULL.
     public mutating func appendInterpolation(_ value: (any ParameterBindable)?) {
       sql += "?"
+      interpolatesValues = true
       if let value {
         arguments.append(convert(value))
       } else {
@@ -111,6 +123,7 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
     /// collection appends `NULL`, so that `x IN (NULL)` matches no row.
     public mutating func appendInterpolation<Values: Sequence>(values: Values)
     where Values.Element: ParameterBindable {
+      interpolatesValues = true
       var first = true
       for value in values {
         sql += first ? "?" : ", ?"
@@ -135,6 +148,7 @@ public struct SQLLiteral: Sendable, Hashable, ExpressibleByStringInterpolation, 
       sql += literal.sql
       arguments += literal.arguments
       if failure == nil { failure = literal.failure }
+      interpolatesValues = interpolatesValues || literal.interpolatesValues
     }
 
     private mutating func convert(_ value: some ParameterBindable) -> DatabaseValue {

@@ -12,6 +12,9 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
   enum Values {
     case positional([(any ParameterBindable)?])
     case named([(key: String, value: (any ParameterBindable)?)])
+    /// The values interpolated into an ``SQLLiteral``: the statement's parameters must be exactly the
+    /// `?` that the interpolations wrote.
+    case interpolated([(any ParameterBindable)?])
   }
 
   let values: Values
@@ -19,6 +22,11 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
   /// Positional values: `values[0]` binds parameter 1, and so on.
   public init(_ values: [(any ParameterBindable)?]) {
     self.values = .positional(values)
+  }
+
+  /// The values interpolated into an ``SQLLiteral``, in order.
+  init(interpolated values: [(any ParameterBindable)?]) {
+    self.values = .interpolated(values)
   }
 
   /// Named values; names may carry their prefix (`":id"`) or not (`"id"`).
@@ -47,6 +55,26 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
     switch values {
     case .positional(let values): try statement.bind(parameterValues: values)
     case .named(let pairs): try statement.bind(parameters: pairs)
+    case .interpolated(let values):
+      try Self.checkInterpolatedParameters(of: statement, valueCount: values.count)
+      try statement.bind(parameterValues: values)
+    }
+  }
+
+  /// Throws ``DatabaseError/literalWithOwnParameter(sql:parameter:)`` when `statement`, made from an
+  /// ``SQLLiteral`` with interpolated values, has a parameter that no interpolation wrote: a named or
+  /// numbered one (`?NNN` shares its number with an interpolated value's `?`), or more `?` than values.
+  static func checkInterpolatedParameters(of statement: Statement, valueCount: Int) throws {
+    let count = statement.parameterCount
+    // An interpolation writes a bare `?`, which has no name.
+    for index in 0..<count {
+      if let name = statement.parameterName(at: index + 1) {
+        throw DatabaseError.literalWithOwnParameter(sql: statement.sql, parameter: "\"\(name)\"")
+      }
+    }
+    if count > valueCount {
+      throw DatabaseError.literalWithOwnParameter(
+        sql: statement.sql, parameter: "\"?\" (\(count) parameters, \(valueCount) interpolated values)")
     }
   }
 }

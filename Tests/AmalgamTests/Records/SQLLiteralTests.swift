@@ -69,4 +69,46 @@ import Testing
     let literal: SQLLiteral = "SELECT \(tooBig)"
     #expect(throws: DatabaseError.self) { try db.fetchOne(Int.self, literal: literal) }
   }
+
+  @Test func aLiteralThatMixesInterpolatedValuesWithItsOwnParametersThrows() throws {
+    let db = try Database()
+    // `?1` is the parameter the interpolated value's `?` became: both read 5 without the check.
+    let numbered: SQLLiteral = "SELECT \(5) AS a, ?1 AS b"
+    let error = #expect(throws: DatabaseError.self) { _ = try db.fetchRows(literal: numbered) }
+    #expect(error == .literalWithOwnParameter(sql: "SELECT ? AS a, ?1 AS b", parameter: "\"?1\""))
+    #expect(error?.description.contains("mixes interpolated values with its own parameter \"?1\"") == true)
+    // Every form of parameter of its own, before or after the interpolations, in each way a literal runs.
+    let cases: [(SQLLiteral, String)] = [
+      ("SELECT ?1 AS b, \(5) AS a", "\"?1\""),
+      ("SELECT \(5) AS a, ?2 AS b", "\"?2\""),
+      ("SELECT \(5) AS a, :b AS b", "\":b\""),
+      ("SELECT \(5) AS a, @b AS b", "\"@b\""),
+      ("SELECT \(5) AS a, $b AS b", "\"$b\""),
+      ("SELECT \(5) AS a, ? AS b", "\"?\" (2 parameters, 1 interpolated values)"),
+      ("SELECT ? AS b, \(5) AS a", "\"?\" (2 parameters, 1 interpolated values)"),
+      ("SELECT 1 WHERE 1 IN (\(values: [1, 2])) AND ?3 IS NULL", "\"?3\""),
+    ]
+    for (literal, parameter) in cases {
+      let expected = DatabaseError.literalWithOwnParameter(sql: literal.sql, parameter: parameter)
+      #expect(throws: expected, "\(literal.sql)") { _ = try db.fetchRows(literal: literal) }
+      #expect(throws: expected, "\(literal.sql)") { _ = try db.fetchOne(Int.self, literal: literal) }
+      #expect(throws: expected, "\(literal.sql)") { _ = try db.prepare(literal: literal) }
+      #expect(throws: expected, "\(literal.sql)") { try db.execute(literal: literal) }
+    }
+    // A nested literal's values count as interpolated values.
+    let inner: SQLLiteral = "\(5)"
+    #expect(throws: DatabaseError.self) { _ = try db.fetchRows(literal: "SELECT \(inner), ?1") }
+    #expect(throws: DatabaseError.self) { _ = try db.fetchRows(literal: SQLLiteral(sql: "SELECT ?1, ") + inner) }
+  }
+
+  @Test func literalsWithOnlyInterpolatedValuesOrOnlyTheirOwnParametersStillRun() throws {
+    let db = try Database()
+    #expect(try db.fetchValue(Int.self, literal: "SELECT \(5) + \(6)") == 11)
+    #expect(try db.fetchValue(Int.self, literal: "SELECT count(*) WHERE 1 IN (\(values: [1, 2]))") == 1)
+    // Made from SQL and arguments, a literal binds its own parameters by position.
+    #expect(try db.fetchValue(Int.self, literal: SQLLiteral(sql: "SELECT ?1 + ?1", arguments: [4])) == 8)
+    #expect(try db.fetchValue(Int.self, literal: SQLLiteral(sql: "SELECT :a", arguments: [3])) == 3)
+    // A `?` inside a string is text, not a parameter.
+    #expect(try db.fetchValue(String.self, literal: "SELECT '?1' || \("x")") == "?1x")
+  }
 }
