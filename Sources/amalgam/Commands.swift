@@ -152,8 +152,8 @@ enum CommandLineTool {
       return failure
     }
     var formatter = makeFormatter(options.format, output: output)
-    var splitter = StatementSplitter(sql: sql)
     do {
+      var splitter = try StatementSplitter(sql: sql)
       while let statementSQL = try splitter.nextStatement(in: database) {
         let statement = try database.prepare(sql: statementSQL)
         if statement.columnCount == 0 {

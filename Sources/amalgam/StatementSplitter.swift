@@ -15,7 +15,15 @@ struct StatementSplitter {
   private var offset = 0
 
   /// Creates a splitter for `sql`.
-  init(sql: String) {
+  ///
+  /// - Throws: ``DatabaseError/nulCharacterInSQL(sql:offset:)`` when the script contains a NUL
+  ///   character, before any statement runs: SQLite reads a script only up to its first NUL, so the
+  ///   statements after it would be silently dropped (the library's `batch(sql:)` refuses it the same
+  ///   way).
+  init(sql: String) throws {
+    if let nul = sql.utf8.firstIndex(of: 0) {
+      throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: nul))
+    }
     text = Array(sql.utf8) + [0]
   }
 
@@ -52,7 +60,7 @@ struct StatementSplitter {
           sql: string(start..<end),
           offset: errorOffset >= 0 ? Int(errorOffset) : nil)
       }
-      // Only comments or an embedded NUL remain when SQLite makes no progress.
+      // Only comments remain when SQLite makes no progress (the script has no NUL: see init).
       guard tailOffset > start, tailOffset <= end else { return nil }
       offset = tailOffset
       if isStatement {

@@ -281,6 +281,32 @@ import Testing
     #expect(result.stderr.contains("no such table: nowhere"))
   }
 
+  @Test func aNulCharacterInTheScriptFailsBeforeAnyStatementRuns() async throws {
+    // SQLite reads a script up to its first NUL: without the check, the SELECT ran, the DELETE was
+    // dropped and the exit status was 0. (An argument cannot hold a NUL: the operating system ends it
+    // there. Standard input, from a pipe or a file, can.)
+    try await Self.withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("nul.sqlite").path
+      let create = try await AmalgamTool.run(["sql", path, "CREATE TABLE t(x); INSERT INTO t VALUES (1)"])
+      #expect(create.status == 0)
+      for arguments in [["sql", path, "-"], ["sql", path], ["sql", "--csv", path, "-"]] {
+        let result = try await AmalgamTool.run(arguments, standardInput: "SELECT 1;\0 DELETE FROM t;")
+        #expect(result.status == 1, "\(arguments)")
+        #expect(result.stdout == "", "\(arguments)")
+        #expect(
+          result.stderr.contains("amalgam: error: The SQL contains a NUL character at byte 9 (after \"SELECT 1;\")"),
+          "\(arguments): \(result.stderr)")
+      }
+      // Nothing ran: the row is still there. A NUL after statements that would run is refused as well.
+      let script = "INSERT INTO t VALUES (2);\n-- a comment\0\nDELETE FROM t;"
+      let late = try await AmalgamTool.run(["sql", path], standardInput: script)
+      #expect(late.status == 1)
+      #expect(late.stderr.contains("NUL character at byte 38"))
+      let count = try await AmalgamTool.run(["sql", path, "SELECT count(*) AS n FROM t"])
+      #expect(count.stdout == "n\n-\n1\n")
+    }
+  }
+
   @Test func aConstraintErrorReportsItsCode() async throws {
     let result = try await AmalgamTool.run([
       "sql", "CREATE TABLE t(id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1); INSERT INTO t VALUES (1)",
