@@ -22,7 +22,9 @@
 /// **Transactions.** By default each migration runs in its own `BEGIN IMMEDIATE` transaction, together
 /// with the row that records it: a migration that throws is rolled back, the ones before it stay, and
 /// the error (a ``MigrationError``) names it. With ``TransactionMode/single`` all pending migrations run
-/// in one transaction instead, so a failure leaves the database as it was before `migrate`. Because the
+/// in one transaction instead, so a failure leaves the database as it was before `migrate`. A migration
+/// must not end that transaction itself: its `COMMIT` is refused and rolled back, and the migration fails
+/// with ``DatabaseError/transactionEndedInBody(_:)`` without being recorded. Because the
 /// check for an applied migration runs inside that write transaction, two connections or processes
 /// migrating one file at once apply each migration exactly once (give the connections a busy timeout,
 /// as ``Configuration`` does by default, so that one waits for the other).
@@ -378,10 +380,7 @@ public struct DatabaseMigrator: Sendable {
     // Read inside the write transaction: another connection may have applied it since `migrate` began.
     guard !(try appliedState(db).contains(index: index, name: migration.name)) else { return }
     do {
-      try migration.body(db)
-      guard !db.isInAutocommitMode else {
-        throw DatabaseError.transactionState("The migration ended the migrator's transaction")
-      }
+      try runBody(of: migration, on: db)
       switch versioning {
       case .userVersion:
         try db.setUserVersion(Int32(clamping: index + 1))
@@ -398,6 +397,35 @@ public struct DatabaseMigrator: Sendable {
         throw MigrationError.foreignKeyViolations(migration: migration.name, violations: violations)
       }
     }
+  }
+
+  /// Runs the body of `migration` inside the migrator's transaction, which the body must not end.
+  ///
+  /// While the body runs, every commit is refused (the connection's commit hook answers
+  /// ``CommitDecision/rollback``): a `COMMIT` or `END` in the body fails with
+  /// ``ResultCode/constraintCommitHook`` and rolls the transaction back, so nothing the migration did
+  /// becomes durable. However the body ended the transaction (`COMMIT`, `END`, `ROLLBACK`, even if it
+  /// then began another and went on, or threw), the migration fails with
+  /// ``DatabaseError/transactionEndedInBody(_:)``, as ``Database/transaction(_:_:)`` does, and is not
+  /// recorded; a transaction the body began is rolled back with the migrator's.
+  private func runBody(of migration: Migration, on db: Database) throws {
+    let connection = db.connectionBox
+    let mark = TransactionMark(connection)
+    let userHook = connection.commitHook
+    connection.commitHook = { .rollback }
+    defer { connection.commitHook = userHook }
+    var bodyError: (any Error)?
+    do {
+      try migration.body(db)
+    } catch {
+      bodyError = error
+    }
+    // Reported before the body's own error: the transaction ended is what explains the rest.
+    if let outcome = mark.outcomeIfEnded(autocommit: db.isInAutocommitMode) {
+      throw DatabaseError.transactionEndedInBody(
+        TransactionEndedInBody(scope: "migration transaction", outcome: outcome))
+    }
+    if let bodyError { throw bodyError }
   }
 
   /// True when the database holds migrations this migrator does not know, or when the applied
