@@ -18,11 +18,16 @@
   /// The array is copied once into memory that SQLite owns and frees when it no longer needs it: when
   /// the parameter is bound again, its bindings are cleared, or the statement is finalized. The Swift
   /// array may change or go away right after the call.
+  ///
+  /// The parameter must be the first argument of `carray()`. SQLite passes the array as a pointer
+  /// (`sqlite3_bind_pointer`) that only `carray()` can read: anywhere else (`SELECT typeof(?)`, a
+  /// comparison, another function) it reads as NULL. Binding checks the statement's bytecode, and
+  /// throws for a parameter whose value reaches no virtual table's scan as its first argument.
   extension Statement {
     /// Binds an array of 32-bit integers to the `carray()` parameter `index` (1-based).
     ///
-    /// - Throws: ``SQLiteError`` (``ResultCode/range`` for an index out of range, or when the parameter
-    ///   is not the first argument of `carray()`: ``ResultCode/error``), ``DatabaseError/databaseClosed``.
+    /// - Throws: ``SQLiteError`` (``ResultCode/range`` for an index out of range; ``ResultCode/error``
+    ///   when the parameter is not the first argument of `carray()`), ``DatabaseError/databaseClosed``.
     ///
     /// Related SQLite documentation: <https://sqlite.org/carray.html>
     @discardableResult
@@ -136,6 +141,12 @@
     ) throws -> Statement {
       try checkOpen()
       guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
+      guard try parameterIsScanPointer(index) else {
+        throw SQLiteError(
+          code: .error,
+          message: "Parameter \(index) of \"\(sql)\" is not the first argument of carray(): an array binds only to "
+            + "carray(?) (as in \"WHERE id IN carray(?)\"); anywhere else SQLite would read it as NULL")
+      }
       guard count <= Int(Int32.max) else {
         throw SQLiteError(code: .tooBig, message: "carray() takes at most \(Int32.max) values; the array has \(count)")
       }
@@ -148,6 +159,56 @@
       }
       try check(rc)
       return self
+    }
+
+    /// Whether parameter `index` is the first argument of a virtual table's scan (`xFilter`), where
+    /// `carray(?)` reads its pointer, according to the statement's bytecode: a copy of the statement in
+    /// EXPLAIN mode (`sqlite3_stmt_explain`) lists its `Variable`, `Copy`, `SCopy` and `VFilter`
+    /// instructions. (SQLite offers no other way to ask where a parameter is used.) When the copy
+    /// cannot be made, the binding is not refused.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/opcode.html>,
+    /// <https://sqlite.org/c3ref/stmt_explain.html>
+    private func parameterIsScanPointer(_ index: Int) throws -> Bool {
+      try connection.withHandle { handle in
+        var listing: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sqlite3_sql(sqliteHandle), -1, 0, &listing, nil) == SQLITE_OK,
+          let listing, sqlite3_stmt_explain(listing, 1) == SQLITE_OK
+        else {
+          sqlite3_finalize(listing)
+          return true
+        }
+        defer { sqlite3_finalize(listing) }
+        // The registers that receive the parameter, the copies between registers (source, destination,
+        // count), and the register of each scan's first argument. Constants such as a parameter may be
+        // loaded after the loop that uses them (at the end of the program), so the flow is read whole.
+        var holding = Set<Int32>()
+        var copies: [(from: Int32, to: Int32, count: Int32)] = []
+        var firstArguments: [Int32] = []
+        while sqlite3_step(listing) == SQLITE_ROW {
+          guard let opcode = sqlite3_column_text(listing, 1) else { continue }
+          let p1 = Int32(truncatingIfNeeded: sqlite3_column_int64(listing, 2))
+          let p2 = Int32(truncatingIfNeeded: sqlite3_column_int64(listing, 3))
+          let p3 = Int32(truncatingIfNeeded: sqlite3_column_int64(listing, 4))
+          switch String(cString: opcode) {
+          case "Variable" where Int(p1) == index: holding.insert(p2)
+          case "Copy": copies.append((p1, p2, p3 + 1))  // registers P1...P1+P3 to P2...P2+P3
+          case "SCopy", "IntCopy": copies.append((p1, p2, 1))
+          case "VFilter": firstArguments.append(p3 + 2)  // P3: plan number, P3+1: argument count
+          default: break
+          }
+        }
+        var grew = true
+        while grew {
+          grew = false
+          for copy in copies {
+            for offset in 0..<Swift.max(copy.count, 0) where holding.contains(copy.from + offset) {
+              if holding.insert(copy.to + offset).inserted { grew = true }
+            }
+          }
+        }
+        return firstArguments.contains(where: holding.contains)
+      }
     }
   }
 #endif
