@@ -294,18 +294,23 @@
     let instance = Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(tokenizer)).takeUnretainedValue()
     let bytes = UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self)
     let byteCount = Int(Swift.max(count, 0))
+    var reportedAToken = false
     return instance.scope.run { token in
-      do {
-        try instance.tokenizer.tokenize(
-          FTS5Text(
-            base: bytes, count: byteCount, locale: locale, localeCount: Int(localeCount), flags: flags, token: token),
-          into: FTS5TokenSink(
-            context: context, callback: callback, input: bytes, inputCount: byteCount, token: token))
-        return SQLITE_OK
-      } catch let stop as FTS5TokenizationStopped {
-        return stop.code
-      } catch {
-        return instance.registration.report(error)
+      withUnsafeMutablePointer(to: &reportedAToken) { reportedAToken in
+        do {
+          try instance.tokenizer.tokenize(
+            FTS5Text(
+              base: bytes, count: byteCount, locale: locale, localeCount: Int(localeCount), flags: flags, token: token
+            ),
+            into: FTS5TokenSink(
+              context: context, callback: callback, input: bytes, inputCount: byteCount, token: token,
+              reportedAToken: reportedAToken))
+          return SQLITE_OK
+        } catch let stop as FTS5TokenizationStopped {
+          return stop.code
+        } catch {
+          return instance.registration.report(error)
+        }
       }
     }
   }

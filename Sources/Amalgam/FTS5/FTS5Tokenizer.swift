@@ -259,24 +259,29 @@
     @usableFromInline let input: UnsafePointer<UInt8>?
     @usableFromInline let inputCount: Int
     @usableFromInline let token: CallbackToken
+    /// Whether a token was reported during this call: the first one cannot be colocated. Owned by the
+    /// call, and read only after `token` says the call is running.
+    @usableFromInline let reportedAToken: UnsafeMutablePointer<Bool>
 
     @usableFromInline
     init(
       context: UnsafeMutableRawPointer?, callback: FTS5TokenCallback, input: UnsafePointer<UInt8>?,
-      inputCount: Int, token: CallbackToken
+      inputCount: Int, token: CallbackToken, reportedAToken: UnsafeMutablePointer<Bool>
     ) {
       self.context = context
       self.callback = callback
       self.input = input
       self.inputCount = inputCount
       self.token = token
+      self.reportedAToken = reportedAToken
     }
 
     /// Reports the bytes of the input in `range` as a token, without copying them: the fastest form,
     /// for a tokenizer that does not transform its tokens.
     ///
     /// - Throws: an ``SQLiteError`` with code ``ResultCode/range`` when `range` is not within the
-    ///   input; the error that makes the tokenizer stop when FTS5 asks it to.
+    ///   input, with code ``ResultCode/error`` for a colocated first token; the error that makes the
+    ///   tokenizer stop when FTS5 asks it to.
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
     @inlinable
@@ -291,7 +296,8 @@
     /// differ from the input (case-folded, stemmed, a synonym).
     ///
     /// - Throws: an ``SQLiteError`` with code ``ResultCode/range`` when `range` is not within the
-    ///   input; the error that makes the tokenizer stop when FTS5 asks it to.
+    ///   input, with code ``ResultCode/error`` for a colocated first token; the error that makes the
+    ///   tokenizer stop when FTS5 asks it to.
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
     @inlinable
@@ -306,7 +312,8 @@
     /// that build tokens in a buffer of their own. FTS5 copies the bytes.
     ///
     /// - Throws: an ``SQLiteError`` with code ``ResultCode/range`` when `range` is not within the
-    ///   input; the error that makes the tokenizer stop when FTS5 asks it to.
+    ///   input, with code ``ResultCode/error`` for a colocated first token; the error that makes the
+    ///   tokenizer stop when FTS5 asks it to.
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
     @inlinable
@@ -342,13 +349,25 @@
         code: .range, message: "Token range \(range) is outside the input of the tokenizer (\(inputCount) bytes)")
     }
 
+    /// Hands a token to FTS5. The caller has checked the call's token (``checkRange(_:)``).
     @inlinable
     func send(_ bytes: UnsafeRawPointer?, count: Int, range: Range<Int>, colocated: Bool) throws {
       guard count <= Int(Int32.max) else { throw tokenTooLong(count) }
+      // FTS5 would quietly index a colocated first token at the first position, as if not colocated.
+      if colocated && !reportedAToken.pointee { throw colocatedFirstToken() }
       let rc = callback(
         context, colocated ? FTS5_TOKEN_COLOCATED : 0, bytes?.assumingMemoryBound(to: CChar.self), Int32(count),
         Int32(truncatingIfNeeded: range.lowerBound), Int32(truncatingIfNeeded: range.upperBound))
       if rc != SQLITE_OK { throw FTS5TokenizationStopped(code: rc) }
+      reportedAToken.pointee = true
+    }
+
+    @usableFromInline
+    func colocatedFirstToken() -> SQLiteError {
+      SQLiteError(
+        code: .error,
+        message: "The first token of a text cannot be colocated (a synonym of the token before it): "
+          + "report it with colocated: false")
     }
 
     @usableFromInline

@@ -143,6 +143,42 @@
           == ["I won [first] place", "came [1st] in NYC"])
     }
 
+    @Test func aColocatedFirstTokenFailsTheStatementThatTokenizes() throws {
+      // Emits each word, and a colocated "x" before the first one when the text starts with "!".
+      struct ColocatedFirst: FTS5Tokenizer {
+        init(arguments: FTS5TokenizerArguments) throws {}
+        func tokenize(_ text: FTS5Text, into tokens: FTS5TokenSink) throws {
+          let words = text.string.split(separator: " ")
+          if text.string.hasPrefix("!") { try tokens.emit("x", range: 0..<1, colocated: true) }
+          var start = 0
+          for word in words {
+            try tokens.emit(String(word), range: start..<start + word.utf8.count)
+            start += word.utf8.count + 1
+          }
+        }
+      }
+      let db = try Database()
+      try db.addTokenizer("colocated", type: ColocatedFirst.self)
+      try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'colocated')")
+      try db.execute(sql: "INSERT INTO docs VALUES ('fine words')")
+      let expected =
+        "FTS5 tokenizer \"colocated\": The first token of a text cannot be colocated (a synonym of the token "
+        + "before it): report it with colocated: false"
+      // A document, and a query.
+      let insert = #expect(throws: SQLiteError.self) { try db.execute(sql: "INSERT INTO docs VALUES ('!bad start')") }
+      #expect(insert?.code == .error)
+      #expect(insert?.message.contains(expected) == true, "\(String(describing: insert))")
+      let query = #expect(throws: SQLiteError.self) { _ = try fts5Rowids(db, "docs", "\"!fine\"") }
+      #expect(query?.message.contains(expected) == true, "\(String(describing: query))")
+      // Nothing was indexed from the refused document, and the table is usable.
+      #expect(try fts5Rowids(db, "docs", "fine") == [1])
+      #expect(try fts5Rowids(db, "docs", "bad") == [])
+      // Through a handle that runs the tokenizer from Swift, the error reaches the caller as well.
+      let handle = try db.makeTokenizer("colocated")
+      let direct = #expect(throws: SQLiteError.self) { try handle.tokenize("!oops") { _ in } }
+      #expect(direct?.message.contains("The first token of a text cannot be colocated") == true)
+    }
+
     @Test func prefixQueriesWorkWithASwiftTokenizer() throws {
       let db = try database(log: TokenizerLog())
       try db.execute(
