@@ -24,7 +24,8 @@ public struct Configuration: Sendable {
   public var journalMode: JournalMode?
 
   /// How long, in seconds, a connection retries a database locked by another connection before it
-  /// fails with `SQLITE_BUSY` (`sqlite3_busy_timeout`). Five seconds by default; zero fails at once.
+  /// fails with `SQLITE_BUSY` (`sqlite3_busy_timeout`). Five seconds by default; zero fails at once. A
+  /// negative or NaN timeout makes opening a connection throw (see ``Database/setBusyTimeout(_:)``).
   /// To install a busy handler of your own instead, do it in ``prepareDatabase``, which runs after this.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/busy_timeout.html>

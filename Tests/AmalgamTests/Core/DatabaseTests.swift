@@ -525,6 +525,37 @@ struct DatabaseStateTests {
     }
   }
 
+  @Test func aNegativeOrNaNBusyTimeoutThrowsAndLeavesTheTimeoutAsItWas() throws {
+    let db = try Database()
+    try db.setBusyTimeout(2.5)
+    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 2500)
+    // SQLite would read them as zero: the connection would stop waiting for locks, silently.
+    for seconds in [-1, -0.001, -Double.infinity, .nan] {
+      let error = #expect(throws: SQLiteError.self, "\(seconds)") { try db.setBusyTimeout(seconds) }
+      #expect(error?.code == .misuse)
+      #expect(error?.message == "A busy timeout is zero or more seconds, not \(seconds)")
+      #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 2500)
+    }
+    try db.setBusyTimeout(0)
+    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 0)
+    try db.setBusyTimeout(0.0001)
+    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 1)
+    try db.setBusyTimeout(.infinity)
+    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == Int(Int32.max))
+    // A queue's configuration feeds the same call: a bad timeout fails the opening of its connection.
+    for seconds in [-1, Double.nan] {
+      var configuration = Configuration()
+      configuration.busyTimeout = seconds
+      #expect(throws: SQLiteError.self, "\(seconds)") { _ = try DatabaseQueue(configuration: configuration) }
+      try withCoreTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("pool.sqlite").path
+        #expect(throws: SQLiteError.self, "\(seconds)") {
+          _ = try DatabasePool(path: path, configuration: configuration)
+        }
+      }
+    }
+  }
+
   @Test func withoutBusyTimeoutALockedDatabaseThrowsBusyAtOnce() throws {
     try withCoreTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("busy0.sqlite").path
