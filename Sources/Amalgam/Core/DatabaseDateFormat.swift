@@ -32,13 +32,18 @@ extension Date: ParameterBindable, ColumnConvertible {
   ///
   /// - Throws: ``DatabaseError/unrepresentableValue(type:value:reason:)`` for a date whose time interval
   ///   is infinite or NaN (in any format: SQLite would store NaN as NULL, and no format reads an infinity
-  ///   back), and for ``DatabaseDateFormat/iso8601`` when the year is outside 0000...9999, the range of
-  ///   SQLite's date functions.
+  ///   back), for a date outside the range of SQLite's date functions, -4713-11-24 12:00 to
+  ///   9999-12-31 23:59:59.999 UTC (which no format reads back), and for ``DatabaseDateFormat/iso8601``
+  ///   when the year is outside 0000...9999.
   public func databaseValue(format: DatabaseDateFormat) throws -> DatabaseValue {
     let seconds = timeIntervalSince1970
     guard seconds.isFinite else {
       throw DatabaseError.unrepresentableValue(
         type: "Date", value: "\(seconds) s since 1970", reason: "a date must be a finite time")
+    }
+    guard ISO8601Text.isInSQLiteRange(seconds: seconds) else {
+      throw DatabaseError.unrepresentableValue(
+        type: "Date", value: "\(seconds) s since 1970", reason: ISO8601Text.rangeDescription)
     }
     switch format {
     case .unixTime: return .real(seconds)
@@ -65,14 +70,22 @@ extension Date: ParameterBindable, ColumnConvertible {
   /// TEXT is read exactly as SQLite's date and time functions read a time value, so a text is a date
   /// here when `julianday(text)` is not NULL, and both give the same instant (to the millisecond):
   ///
-  /// - `YYYY-MM-DD`, optionally followed by a time; the year may have a leading `-`, and a day past the
-  ///   month's end rolls over as SQLite does (`2023-02-31` is March 3).
+  /// - `YYYY-MM-DD`, optionally followed by a time; the year may have a leading `-`. The day must exist
+  ///   in its month (the proleptic Gregorian calendar, so `2024-02-29` is a date and `2023-02-29` is
+  ///   not): SQLite's functions roll a day past the month's end over into the next month (`2023-02-31`
+  ///   is March 3), but a stored value that names a day that does not exist is not a date.
   /// - A time `HH:MM`, `HH:MM:SS` or `HH:MM:SS.F...` (any number of fraction digits; SQLite keeps at
   ///   most .999) after the date, separated by spaces or `T`, or alone (a time alone is on 2000-01-01).
-  ///   The hour may be 24 (`24:00` is midnight at the end of the day).
+  ///   Hours run from 00 to 23, minutes and seconds from 00 to 59; `24:00` (`24:00:00`, with any zero
+  ///   fraction) is midnight at the end of the day, and any later time in hour 24, which SQLite would
+  ///   roll over into the next day, is not a time.
   /// - After a time, optional spaces and a `Z` or a `±HH:MM` offset of at most 14:59, then optional
   ///   spaces.
   /// - The instant must lie between -4713-11-24 12:00 and 9999-12-31 23:59:59.999 UTC.
+  ///
+  /// Numbers (INTEGER or REAL) must be finite and, converted as `format` says, within the same range:
+  /// Julian days 0 to 5373484.49999 (`.julianDay`), or -210866760000 to 253402300799.999 seconds since
+  /// 1970 (`.unixTime` and `.iso8601`). SQLite's date functions return NULL for any other number.
   ///
   /// Three forms that SQLite's functions also take are refused because they are not a stored date:
   /// `"now"` (and `"subsec"`), whose value depends on when it is read; numbers written as text
@@ -80,9 +93,9 @@ extension Date: ParameterBindable, ColumnConvertible {
   /// would be ambiguous here (read numbers with a numeric column and `format`); and text with a NUL
   /// character, which SQLite reads only up to the NUL.
   ///
-  /// - Throws: ``DatabaseError/conversionFailed(column:type:found:reason:)`` for text that is not a date,
-  ///   a number that is infinite or NaN (or becomes infinite when converted from Julian days), and BLOB
-  ///   or NULL.
+  /// - Throws: ``DatabaseError/conversionFailed(column:type:found:reason:)``, naming the value, for text
+  ///   that is not a date (a field out of range: month 13, day 32, February 29 of a common year, hour
+  ///   25), a number that is infinite, NaN or outside the range above, and BLOB or NULL.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_datefunc.html>
   public init(databaseValue: DatabaseValue, format: DatabaseDateFormat) throws {
@@ -103,6 +116,11 @@ extension Date: ParameterBindable, ColumnConvertible {
       guard seconds.isFinite else {
         throw DatabaseError.cannotConvert(databaseValue, to: Date.self, "\(number) is not a finite time")
       }
+      guard ISO8601Text.isInSQLiteRange(seconds: seconds) else {
+        let unit = format == .julianDay ? "Julian days" : "seconds since 1970"
+        throw DatabaseError.cannotConvert(
+          databaseValue, to: Date.self, "\(number) \(unit) is outside \(ISO8601Text.rangeDescription)")
+      }
       self = Date(timeIntervalSince1970: seconds)
     default:
       throw DatabaseError.cannotConvert(databaseValue, to: Date.self)
@@ -112,6 +130,25 @@ extension Date: ParameterBindable, ColumnConvertible {
 
 /// Formats and parses SQLite's date text without locale or calendar machinery: proleptic Gregorian, UTC.
 enum ISO8601Text {
+  /// Whether `seconds` since 1970 lies in the range of SQLite's date functions (validJulianDay in
+  /// date.c): from Julian day 0, -4713-11-24 12:00 UTC, to 9999-12-31 23:59:59.999 UTC.
+  static func isInSQLiteRange(seconds: Double) -> Bool {
+    seconds >= -210_866_760_000 && seconds < 253_402_300_800
+  }
+
+  /// The range of ``isInSQLiteRange(seconds:)``, for messages.
+  static let rangeDescription =
+    "the range of SQLite's date functions (-4713-11-24 12:00 to 9999-12-31 23:59:59.999 UTC)"
+
+  /// The number of days of `month` in `year` of the proleptic Gregorian calendar (year 0 is a leap year).
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
   /// Days from 1970-01-01 to the given civil date.
   static func days(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
@@ -194,6 +231,8 @@ enum ISO8601Text {
     let negativeYear = expect(0x2D)
     if let y = number(4, 0...9999), expect(0x2D), let m = number(2, 1...12), expect(0x2D), let d = number(2, 1...31) {
       (year, month, day) = (negativeYear ? -y : y, m, d)
+      // SQLite rolls a day past the month's end over; a stored date must name a day that exists.
+      guard day <= daysInMonth(year: year, month: month) else { return nil }
       while isSpace(position) || byte(position) == 0x54 { position += 1 }  // spaces or 'T'
       if position == end {
         return instant(year: year, month: month, day: day, time: nil)
@@ -235,6 +274,9 @@ enum ISO8601Text {
         fraction = min(numerator / denominator, 0.999)
       }
     }
+
+    // Hour 24 is the end of the day only at 24:00:00.000; SQLite would roll later times over.
+    guard hour < 24 || (minute == 0 && second == 0 && sqliteFraction == 0) else { return nil }
 
     // Optional spaces, then Z or ±HH:MM, then optional spaces (parseTimezone).
     var offsetMinutes = 0

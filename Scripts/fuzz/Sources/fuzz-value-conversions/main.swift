@@ -1,7 +1,9 @@
 // Fuzzes the conversions from stored values to Foundation types (Date, Decimal, UUID, URL, Data and the
 // standard numbers), checking each against SQLite's own reading of the same value where one exists:
 // - a text that reads as a Date is one that julianday() reads, at the same instant (to the millisecond),
-//   and the date written back reads as the same instant;
+//   and the date written back reads as the same instant; a text julianday() reads is a Date unless it
+//   is one of the documented refusals (a day past its month's end or a time in hour 24 after 24:00,
+//   which julianday() rolls over; "now"; a number; a NUL);
 // - a text that reads as a Decimal is equal to the Decimal written back by SQLite's decimal extension
 //   (decimal_cmp of both after decimal(): decimal_cmp('1e-3', '0.001') alone answers 1), and
 //   reads back as the same Decimal;
@@ -92,14 +94,61 @@ func checkDate(_ text: String) {
       fuzzCheck(abs(again.timeIntervalSince(date)) < 0.002, "\(text.debugDescription) -> \(written) -> \(again)")
     }
   } else if julianDay != nil {
-    // The documented refusals: "now"/"subsec", numbers written as text, text with a NUL.
+    // The documented refusals: "now"/"subsec", numbers written as text, text with a NUL, fields out of
+    // range.
     let lower = text.lowercased()
     let refused =
-      lower.contains("now") || lower.contains("subsec") || text.utf8.contains(0)
+      lower.contains("now") || lower.contains("subsec") || text.utf8.contains(0) || namesAFieldOutOfRange(text)
       || Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) != nil
       || text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x20 || $0 == 0x2B || $0 == 0x2D || $0 == 0x65 || $0 == 0x45 }
     fuzzCheck(refused, "\(text.debugDescription): julianday() reads \(julianDay!), Date(databaseValue:) throws")
   }
+}
+
+/// Whether `text` names a day past its month's end (`2023-02-30`) or a time in hour 24 after 24:00:00.000
+/// (`24:30`): julianday() rolls such fields over into the next month or day, Date(databaseValue:)
+/// refuses them.
+func namesAFieldOutOfRange(_ text: String) -> Bool {
+  let bytes = Array(text.utf8)
+  func number(at index: Int, _ width: Int) -> Int? {
+    guard index >= 0, index + width <= bytes.count else { return nil }
+    var value = 0
+    for byte in bytes[index..<index + width] {
+      guard byte >= 0x30 && byte <= 0x39 else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+    }
+    return value
+  }
+  func byte(_ index: Int) -> UInt8 { index >= 0 && index < bytes.count ? bytes[index] : 0 }
+  let start = byte(0) == 0x2D ? 1 : 0
+  if let year = number(at: start, 4), byte(start + 4) == 0x2D, let month = number(at: start + 5, 2),
+    (1...12).contains(month), byte(start + 7) == 0x2D, let day = number(at: start + 8, 2)
+  {
+    let signed = start == 1 ? -year : year
+    let leap = signed % 4 == 0 && (signed % 100 != 0 || signed % 400 == 0)
+    let length = month == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+    if day > length && day <= 31 { return true }
+  }
+  // An hour 24 at the start, or after the date's spaces or 'T'.
+  for index in bytes.indices where number(at: index, 2) == 24 && byte(index + 2) == 0x3A {
+    let before = byte(index - 1)
+    guard index == 0 || before == 0x54 || before == 0x74 || before == 0x20 || (0x09...0x0D).contains(before) else {
+      continue
+    }
+    if let minute = number(at: index + 3, 2), minute != 0 { return true }
+    if byte(index + 5) == 0x3A, let second = number(at: index + 6, 2) {
+      if second != 0 { return true }
+      var position = index + 8
+      if byte(position) == 0x2E {
+        position += 1
+        while let digit = number(at: position, 1) {
+          if digit != 0 { return true }
+          position += 1
+        }
+      }
+    }
+  }
+  return false
 }
 
 func checkDecimal(_ value: DatabaseValue) {
