@@ -122,7 +122,13 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_add.html>
     public func add(_ changeset: some ChangesetProtocol) throws {
       let size = try cInt(count: changeset.data.count)
-      try checkTablesExist(in: changeset.data)
+      let runs = try ChangesetValidator.validate(changeset.data)
+      if let database = schemaDatabase {
+        var checked: Set<String> = []
+        for table in runs.map(\.tableName) where checked.insert(table).inserted {
+          try checkTableExists(table, in: database)
+        }
+      }
       let rc = try withSchema {
         changeset.data.withUnsafeBytes { bytes in
           sqlite3changegroup_add(handle, size, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
@@ -131,42 +137,9 @@
       if rc != SQLITE_OK { throw sessionError(rc) }
     }
 
-    /// With a schema set, throws `SQLITE_SCHEMA` when the changeset changes a table that the schema
-    /// database does not have. SQLite 3.53.4's `sqlite3changegroup_add` dereferences a null pointer
-    /// for such a table (fuzz-changeset found it), so the Swift layer checks first.
-    private func checkTablesExist(in data: Data) throws {
-      guard let database = schemaDatabase else { return }
-      var bytes = [UInt8](data)
-      var tables: [String] = []
-      var rc = SQLITE_OK
-      bytes.withUnsafeMutableBytes { buffer in
-        var iterator: OpaquePointer?
-        rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
-        guard rc == SQLITE_OK, let iterator else {
-          sqlite3changeset_finalize(iterator)
-          return
-        }
-        defer { sqlite3changeset_finalize(iterator) }
-        rc = sqlite3changeset_next(iterator)
-        while rc == SQLITE_ROW {
-          defer { rc = sqlite3changeset_next(iterator) }
-          var name: UnsafePointer<CChar>?
-          var columns: Int32 = 0
-          var operation: Int32 = 0
-          var indirect: Int32 = 0
-          guard sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect) == SQLITE_OK, let name
-          else { break }
-          let table = String(cString: name)
-          if tables.last != table && !tables.contains(table) { tables.append(table) }
-        }
-      }
-      // sqlite3changegroup_add reads records without decoding their values, so it can reach a table
-      // after bytes that do not decode: refuse those here.
-      if rc != SQLITE_DONE && rc != SQLITE_OK { throw sessionError(rc) }
-      for table in tables { try checkTableExists(table, in: database) }
-    }
-
-    /// Throws `SQLITE_SCHEMA` when schema ``schemaName`` of `database` has no table `table`.
+    /// Throws `SQLITE_SCHEMA` when schema ``schemaName`` of `database` has no table `table`: with a
+    /// schema set, SQLite 3.53.4's `sqlite3changegroup_add` dereferences a null pointer for such a
+    /// table (fuzz-changeset found it), so the Swift layer checks first.
     private func checkTableExists(_ table: String, in database: Database) throws {
       let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
         .bind(parameterValues: [table, schemaName]).front(Int.self)
@@ -438,6 +411,7 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_configure.html>
     public func configure(_ rebaseData: Data) throws {
       let size = try cInt(count: rebaseData.count)
+      _ = try ChangesetValidator.validate(rebaseData)
       let rc = rebaseData.withUnsafeBytes { bytes in
         sqlite3rebaser_configure(handle, size, bytes.baseAddress)
       }
@@ -451,6 +425,7 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_rebase.html>
     public func rebase(_ changeset: Changeset) throws -> Changeset {
       let size = try cInt(count: changeset.data.count)
+      _ = try ChangesetValidator.validate(changeset.data)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = changeset.data.withUnsafeBytes { bytes in

@@ -60,6 +60,8 @@
     public func concatenated(with other: Self) throws -> Self {
       let left = try cInt(count: data.count)
       let right = try cInt(count: other.data.count)
+      _ = try ChangesetValidator.validate(data)
+      _ = try ChangesetValidator.validate(other.data)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = data.withUnsafeBytes { a in
@@ -133,7 +135,7 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_invert.html>
     public func inverted() throws -> Changeset {
       let size = try cInt(count: data.count)
-      try validateChangesetRecords(data)
+      _ = try ChangesetValidator.validate(data, inverting: true)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = data.withUnsafeBytes { bytes in
@@ -149,8 +151,8 @@
     /// Unlike the other streaming APIs, this one holds the whole changeset in memory: SQLite 3.53.4's
     /// streamed inversion (`sqlite3changeset_invert_strm`), like its one-piece form, skips records by
     /// their declared lengths without checking them, so corrupt input makes it read outside its buffer.
-    /// A stream can be read only once, so the input is read whole, checked with SQLite's checking
-    /// iterator, inverted, and written to `output` in chunks of 64 KiB.
+    /// The input is read whole, checked and inverted by ``inverted()``, and written to `output` in
+    /// chunks of 64 KiB.
     ///
     /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt input, `SQLITE_MISUSE` when `input`
     ///   returns a count outside its buffer, and any error `input` or `output` throws.
@@ -182,28 +184,6 @@
         }
       }
     }
-  }
-
-  /// Reads every change of `data` with SQLite's iterator, which checks each value's length against the
-  /// bytes left, and throws its error (`SQLITE_CORRUPT`) for bytes that do not decode.
-  /// `sqlite3changeset_invert` of SQLite 3.53.4 skips records by their declared lengths without that
-  /// check: a TEXT or BLOB length whose varint overflows to a negative size moved its read position
-  /// before the buffer and read there (a segmentation fault found by fuzz-changeset).
-  func validateChangesetRecords(_ data: Data) throws {
-    var bytes = [UInt8](data)
-    var rc = SQLITE_OK
-    bytes.withUnsafeMutableBytes { buffer in
-      var iterator: OpaquePointer?
-      rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
-      guard rc == SQLITE_OK, let iterator else {
-        sqlite3changeset_finalize(iterator)
-        return
-      }
-      repeat { rc = sqlite3changeset_next(iterator) } while rc == SQLITE_ROW
-      let finalized = sqlite3changeset_finalize(iterator)
-      if rc == SQLITE_DONE { rc = finalized }
-    }
-    if rc != SQLITE_OK && rc != SQLITE_DONE { throw sessionError(rc) }
   }
 
   /// A patchset: a compact changeset that keeps only the primary key of deleted rows and only the new
@@ -343,6 +323,7 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(_ changeset: some ChangesetProtocol, inverted: Bool = false) throws {
       let size = try cInt(count: changeset.data.count)
+      _ = try ChangesetValidator.validate(changeset.data, inverting: inverted)
       let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size_t(size), 1), alignment: 8)
       _ = changeset.data.copyBytes(to: buffer)
       self.buffer = buffer
@@ -358,7 +339,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(from input: @escaping ChangesetInputStream, inverted: Bool = false) throws {
-      let stream = StreamContext(input: input)
+      let stream = StreamContext(input: input, inverting: inverted)
       self.stream = stream
       self.buffer = nil
       var iterator: OpaquePointer?

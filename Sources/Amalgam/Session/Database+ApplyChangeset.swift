@@ -180,7 +180,8 @@
     ///
     /// Unless `options` holds ``ChangesetApplyOptions/noSavepoint``, the apply runs in a savepoint: when a
     /// handler answers ``ChangesetConflictResolution/abort``, a closure throws, or the changeset is
-    /// corrupt, every change of this apply is undone and the database is as it was.
+    /// corrupt, every change of this apply is undone and the database is as it was. Bytes in memory are
+    /// checked whole before anything is applied.
     ///
     /// - Parameters:
     ///   - changeset: the changes to apply.
@@ -191,7 +192,8 @@
     ///     aborts on any conflict.
     /// - Returns: the rebase data (``Rebaser/configure(_:)``).
     /// - Throws: ``SQLiteError`` with `SQLITE_ABORT` when a handler aborted, `SQLITE_CORRUPT` for corrupt
-    ///   input, or SQLite's error; the error a closure threw.
+    ///   input (`SQLITE_MISUSE` for a patchset with ``ChangesetApplyOptions/invert``), or SQLite's error;
+    ///   the error a closure threw.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
     @discardableResult
@@ -201,6 +203,7 @@
       onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
       let size = try cInt(count: changeset.data.count)
+      _ = try ChangesetValidator.validate(changeset.data, inverting: options.contains(.invert))
       return try applying(tableFilter: tableFilter, onConflict: onConflict) {
         connection, context, rebase, rebaseCount in
         changeset.data.withUnsafeBytes { bytes in
@@ -214,7 +217,8 @@
 
     /// Applies a changeset or patchset read from `input` as it is needed
     /// (`sqlite3changeset_apply_v2_strm`), for changesets larger than memory. See
-    /// ``apply(_:options:tableFilter:onConflict:)``.
+    /// ``apply(_:options:tableFilter:onConflict:)``. The bytes are checked as they are read: corrupt or
+    /// truncated input throws `SQLITE_CORRUPT`, and the savepoint undoes what was applied before it.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
     @discardableResult
@@ -223,7 +227,7 @@
       tableFilter: ((_ table: String) throws -> Bool)? = nil,
       onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
-      let stream = StreamContext(input: input)
+      let stream = StreamContext(input: input, inverting: options.contains(.invert))
       return try withExtendedLifetime(stream) {
         try applying(tableFilter: tableFilter, onConflict: onConflict, stream: stream) {
           connection, context, rebase, rebaseCount in

@@ -154,6 +154,26 @@
       }
     }
 
+    @Test func everyCommandReportsBytesThatMadeSQLiteReadPastTheEnd() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        // An insert into t(id INTEGER PRIMARY KEY, name TEXT, note TEXT) that stops after its second value.
+        let bytes: [UInt8] =
+          [0x54, 0x03, 0x01, 0x00, 0x00, 0x74, 0x00, 0x12, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x03, 0x01, 0x61]
+        let file = directory.appendingPathComponent("cut.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let database = directory.appendingPathComponent("t.db").path
+        try Database(path: database).execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT)")
+        for arguments in [["show", file], ["apply", database, file], ["invert", file], ["concat", file, file]] {
+          let result = try await Tool.run(["changeset"] + arguments)
+          #expect(result.status == 1, "\(arguments)")
+          #expect(
+            result.stderr.hasPrefix(
+              "amalgam: error: The changeset is corrupt or truncated: it ends after 21 bytes, inside a change to "
+                + "table \"t\"\n"), "\(arguments)")
+        }
+      }
+    }
+
     @Test func corruptFilesAndBadArgumentsAreReported() async throws {
       try await CommandLineToolTests.withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
@@ -164,7 +184,7 @@
         let before = try rows(from)
         let apply = try await Tool.run(["changeset", "apply", from, changes])
         #expect(apply.status == 1)
-        #expect(apply.stderr.hasPrefix("amalgam: error: The changeset is corrupt or truncated\n"))
+        #expect(apply.stderr.hasPrefix("amalgam: error: The changeset is corrupt or truncated: it ends after "))
         #expect(try rows(from) == before)
 
         let unknown = try await Tool.run(["changeset", "apply", from, changes, "--on-conflict", "maybe"])
