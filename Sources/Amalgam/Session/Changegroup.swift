@@ -214,17 +214,23 @@
     }
 
     /// Adds one change, such as one read from a changeset by ``ChangesetReader`` (and perhaps edited),
-    /// through ``beginChange(_:table:indirect:)``. `nil` values are left out of the change.
+    /// through ``beginChange(_:table:indirect:)``. `nil` values are left out of the change. The BLOB
+    /// values of the columns listed in ``ChangesetOperation/oldNonUTF8TextColumns`` and
+    /// ``ChangesetOperation/newNonUTF8TextColumns`` are written as TEXT of the same bytes.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_change_begin.html>
     public func add(_ operation: ChangesetOperation) throws {
       try beginChange(operation.operation, table: operation.table, indirect: operation.isIndirect)
       do {
         for (column, value) in operation.oldValues.enumerated() {
-          if let value { try setOldValue(value, at: column) }
+          guard let value else { continue }
+          let isText = operation.oldNonUTF8TextColumns.contains(column)
+          try setValue(value, isNew: false, column: column, bytesAsText: isText)
         }
         for (column, value) in operation.newValues.enumerated() {
-          if let value { try setNewValue(value, at: column) }
+          guard let value else { continue }
+          let isText = operation.newNonUTF8TextColumns.contains(column)
+          try setValue(value, isNew: true, column: column, bytesAsText: isText)
         }
       } catch {
         try? finishChange(discard: true)
@@ -276,7 +282,9 @@
       try setValue(value, isNew: true, column: column)
     }
 
-    private func setValue(_ value: DatabaseValue, isNew: Bool, column: Int) throws {
+    /// Gives a value of the change being built; with `bytesAsText`, a BLOB is given as TEXT of its bytes
+    /// (TEXT that is not valid UTF-8, as ``ChangesetOperation`` carries it).
+    private func setValue(_ value: DatabaseValue, isNew: Bool, column: Int, bytesAsText: Bool = false) throws {
       guard let index = Int32(exactly: column) else {
         throw SQLiteError(code: .range, message: "Column \(column) is out of range")
       }
@@ -294,6 +302,14 @@
             withUnsafePointer(to: CChar(0)) { empty in
               sqlite3changegroup_change_text(handle, new, index, chars.baseAddress ?? empty, Int32(chars.count))
             }
+          }
+        }
+      case .blob(let data) where bytesAsText:
+        let size = try cInt(count: data.count)
+        rc = data.withUnsafeBytes { bytes in
+          withUnsafePointer(to: CChar(0)) { empty in
+            let chars = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? empty
+            return sqlite3changegroup_change_text(handle, new, index, chars, size)
           }
         }
       case .blob(let data):

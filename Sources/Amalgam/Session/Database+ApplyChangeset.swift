@@ -73,8 +73,12 @@
     /// The change being applied; `nil` for ``Kind/foreignKey``, which concerns the whole changeset.
     public let change: ChangesetOperation?
     /// The row in the target database that conflicts, for ``Kind/data`` and ``Kind/conflict``
-    /// (`sqlite3changeset_conflict`); else `nil`.
+    /// (`sqlite3changeset_conflict`); else `nil`. TEXT that is not valid UTF-8 is given as
+    /// ``DatabaseValue/blob(_:)`` of its bytes, its column listed in ``conflictingNonUTF8TextColumns``.
     public let conflictingValues: [DatabaseValue]?
+    /// The indices, in ascending order, of the ``conflictingValues`` that are TEXT which is not valid
+    /// UTF-8, given as ``DatabaseValue/blob(_:)`` of the text's bytes. Usually empty.
+    public let conflictingNonUTF8TextColumns: [Int]
     /// The number of foreign-key violations, for ``Kind/foreignKey`` (`sqlite3changeset_fk_conflicts`);
     /// else 0.
     public let foreignKeyViolationCount: Int
@@ -132,6 +136,7 @@
       do {
         var change: ChangesetOperation?
         var conflicting: [DatabaseValue]?
+        var conflictingNonUTF8Text: [Int] = []
         var violations: Int32 = 0
         if kind == .foreignKey {
           _ = sqlite3changeset_fk_conflicts(iterator, &violations)
@@ -139,16 +144,14 @@
           let operation = try ChangesetOperation(iterator: iterator)
           change = operation
           if kind == .data || kind == .conflict {
-            conflicting = try (0..<operation.columnCount).map { column in
-              var value: OpaquePointer?
-              let rc = sqlite3changeset_conflict(iterator, Int32(column), &value)
-              guard rc == SQLITE_OK else { throw sessionError(rc) }
-              return try value.map(DatabaseValue.init(strictSQLiteValue:)) ?? .null
-            }
+            let row = try ChangesetOperation.values(iterator, operation.columnCount, sqlite3changeset_conflict)
+            conflicting = row.values.map { $0 ?? .null }
+            conflictingNonUTF8Text = row.nonUTF8TextColumns
           }
         }
         let conflict = ChangesetConflict(
-          kind: kind, change: change, conflictingValues: conflicting, foreignKeyViolationCount: Int(violations))
+          kind: kind, change: change, conflictingValues: conflicting,
+          conflictingNonUTF8TextColumns: conflictingNonUTF8Text, foreignKeyViolationCount: Int(violations))
         switch try context.onConflict(conflict) {
         case .omit: return SQLITE_CHANGESET_OMIT
         case .abort: return SQLITE_CHANGESET_ABORT

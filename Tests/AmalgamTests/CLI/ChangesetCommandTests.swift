@@ -154,6 +154,37 @@
       }
     }
 
+    @Test func textThatIsNotUTF8IsShownEscapedAndApplied() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        let from = directory.appendingPathComponent("from.db").path
+        let to = directory.appendingPathComponent("to.db").path
+        for path in [from, to] {
+          try Database(path: path).execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT)")
+        }
+        try Database(path: to).execute(sql: "INSERT INTO t VALUES (1, CAST(x'fffe41' AS TEXT)), (2, 'it''s')")
+        let changes = directory.appendingPathComponent("changes.bin").path
+        _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        let show = try await Tool.run(["changeset", "show", changes])
+        #expect(show.status == 0)
+        #expect(show.stdout == "INSERT t (1, '\\xFF\\xFEA')\nINSERT t (2, 'it''s')\n")
+        let json = try await Tool.run(["changeset", "show", changes, "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"1\": \"\u{FFFD}\u{FFFD}A\""))
+        let apply = try await Tool.run(["changeset", "apply", from, changes])
+        #expect(apply.status == 0)
+        #expect(apply.stdout == "applied 2 of 2 change(s) to \(from)\n")
+        let body = try Database(path: from).prepare(sql: "SELECT typeof(body) || ' ' || hex(body) FROM t WHERE id = 1")
+        #expect(try body.front(String.self) == "text FFFE41")
+        // A conflict on such a row is reported with the text escaped, and the apply goes on.
+        try Database(path: from).execute(sql: "UPDATE t SET body = CAST(x'fffe42' AS TEXT) WHERE id = 1")
+        let again = try await Tool.run(["changeset", "apply", from, changes, "--on-conflict", "omit"])
+        #expect(again.status == 0)
+        #expect(
+          again.stdout.hasPrefix(
+            "conflict (conflict): INSERT t (1, '\\xFF\\xFEA'); row in the database: (1, '\\xFF\\xFEB') -> omitted\n"))
+      }
+    }
+
     @Test func everyCommandReportsBytesThatMadeSQLiteReadPastTheEnd() async throws {
       try await CommandLineToolTests.withTemporaryDirectory { directory in
         // An insert into t(id INTEGER PRIMARY KEY, name TEXT, note TEXT) that stops after its second value.
