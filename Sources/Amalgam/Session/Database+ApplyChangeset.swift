@@ -186,13 +186,17 @@
     /// corrupt, every change of this apply is undone and the database is as it was. Bytes in memory are
     /// checked whole before anything is applied.
     ///
+    /// The conflict handler and the table filter run while SQLite's apply is under way: they may read
+    /// and write this database (what they write is part of the apply, and undone with it), but they must
+    /// not close it, which would free what the apply is using: ``close()`` throws `SQLITE_MISUSE` there.
+    ///
     /// - Parameters:
     ///   - changeset: the changes to apply.
     ///   - options: apply flags.
     ///   - tableFilter: called once per table in the changeset; changes to tables it rejects are skipped.
     ///     `nil` applies every table.
-    ///   - onConflict: decides each conflict. It may run SQL on this database. ``apply(_:options:)``
-    ///     aborts on any conflict.
+    ///   - onConflict: decides each conflict. It may run SQL on this database, but not close it.
+    ///     ``apply(_:options:)`` aborts on any conflict.
     /// - Returns: the rebase data (``Rebaser/configure(_:)``).
     /// - Throws: ``SQLiteError`` with `SQLITE_ABORT` when a handler aborted, `SQLITE_CORRUPT` for corrupt
     ///   input (`SQLITE_MISUSE` for a patchset with ``ChangesetApplyOptions/invert``), or SQLite's error;
@@ -272,12 +276,18 @@
     ) throws -> Data {
       try withoutActuallyEscaping(onConflict) { onConflict in
         let context = ApplyContext(tableFilter: tableFilter, onConflict: onConflict)
-        return try connectionBox.withHandle { connection in
+        let box = connectionBox
+        return try box.withHandle { connection in
+          // The handler and the filter may run SQL, but closing the connection would free the statements
+          // and buffers of the apply under way.
+          let previous = box.closeRefusedDuring
+          box.closeRefusedDuring = "the conflict handler or table filter of a changeset apply"
           var rebase: UnsafeMutableRawPointer?
           var rebaseCount: Int32 = 0
           let rc = withExtendedLifetime(context) {
             apply(connection, Unmanaged.passUnretained(context).toOpaque(), &rebase, &rebaseCount)
           }
+          box.closeRefusedDuring = previous
           let rebaseData = takeSQLiteBuffer(rebase, count: rebaseCount)
           if let error = context.error ?? stream?.error { throw error }
           if rc != SQLITE_OK {
