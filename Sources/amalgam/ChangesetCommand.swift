@@ -326,6 +326,16 @@ extension CommandLineTool {
         output.flush()
         errors.write("amalgam: error: aborted at a conflict; \(path) is unchanged\n")
         return CommandLineTool.failure
+      } catch let mismatch as ChangesetSchemaMismatch {
+        output.flush()
+        let skipped = mismatch.tables.reduce(0) { $0 + $1.changeCount }
+        errors.write(
+          "amalgam: error: \(skipped) of \(total) change(s) do not fit the schema of \(path); "
+            + "nothing was applied, \(path) is unchanged\n")
+        for table in mismatch.tables {
+          errors.write("  table \(table.name): \(table.changeCount) change(s); \(table.reason)\n")
+        }
+        return CommandLineTool.failure
       }
       output.write("applied \(total - omitted) of \(total) change(s) to \(path)\n")
       return CommandLineTool.success

@@ -206,7 +206,8 @@ let usageText = """
                          objects whose old/new map column numbers to recorded values;
                  apply   apply FILE to DATABASE, printing each conflict and the answer given
                          (--on-conflict, default abort; replace omits what cannot be replaced);
-                         an abort leaves DATABASE unchanged and exits with status 1;
+                         an abort leaves DATABASE unchanged and exits with status 1, as do
+                         tables of FILE that DATABASE lacks or has with other columns;
                  invert  the changeset that undoes FILE;  concat  FILEs merged into one.
     backup       Copy SOURCE into DESTINATION with SQLite's online backup, N pages (256 by
                  default) at a time, while other programs go on using SOURCE. DESTINATION

@@ -154,6 +154,32 @@
       }
     }
 
+    @Test func applyCountsAndNamesTheChangesOfTablesThatDoNotFit() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        let (from, to) = try makeDatabases(in: directory)
+        let changes = directory.appendingPathComponent("changes.bin").path
+        _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        let target = directory.appendingPathComponent("target.db").path
+        try Database(path: target).batch(
+          sql: """
+            CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);
+            INSERT INTO item VALUES (1, 'pen'), (2, 'ink'), (3, 'pad');
+            """)
+        let apply = try await Tool.run(["changeset", "apply", target, changes])
+        #expect(apply.status == 1)
+        #expect(apply.stdout == "")
+        #expect(
+          apply.stderr == """
+            amalgam: error: 4 of 4 change(s) do not fit the schema of \(target); nothing was applied, \(target) is \
+            unchanged
+              table item: 3 change(s); the database's table has 2 column(s), the changeset records 3
+              table other: 1 change(s); the database has no such table
+
+            """)
+        #expect(try Database(path: target).prepare(sql: "SELECT count(*) FROM item").front(Int.self) == 3)
+      }
+    }
+
     @Test func textThatIsNotUTF8IsShownEscapedAndApplied() async throws {
       try await CommandLineToolTests.withTemporaryDirectory { directory in
         let from = directory.appendingPathComponent("from.db").path
