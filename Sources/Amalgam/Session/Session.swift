@@ -79,8 +79,9 @@
     public let schema: String
     /// The `sqlite3_session*`, or `nil` once deleted.
     private var handle: OpaquePointer?
-    /// The table filter's closure, which SQLite holds a raw pointer to.
-    private var tableFilter: HookBox<(String) -> Bool>?
+    /// The table filter SQLite calls when ``attach(_:)`` attached every table, which it holds a raw
+    /// pointer to: it leaves out shadow tables, then asks the filter of ``setTableFilter(_:)``.
+    private let tableFilter: SessionTableFilter
 
     /// Starts a session on `schema` of `database` (`sqlite3session_create`). It records nothing until a
     /// table is attached with ``attach(_:)``.
@@ -102,6 +103,8 @@
           code: .misuse,
           message: "The pre-update hook is set on this connection; remove it before creating a session")
       }
+      let tableFilter = SessionTableFilter(connection: box, schema: schema)
+      self.tableFilter = tableFilter
       handle = try box.withHandle { connection in
         var session: OpaquePointer?
         let rc = sqlite3session_create(connection, schema, &session)
@@ -138,11 +141,20 @@
     /// Starts recording changes to `table`, or to every table of the schema when `table` is `nil`,
     /// including tables created later (`sqlite3session_attach`). Attaching a table twice does nothing.
     ///
+    /// Every table, with `nil`, leaves out the shadow tables of virtual tables (such as FTS5's
+    /// `x_data`, `x_idx`, `x_content`, `x_docsize` and `x_config`, the tables `pragma_table_list`
+    /// reports with type `shadow`): the virtual table maintains them, so a replica's own virtual table
+    /// (filled by its triggers, or by the content table it indexes) would conflict with their changes.
+    /// SQLite's `sqlite3session_attach(session, NULL)` records them too; Amalgam leaves them out with
+    /// the session's table filter. Attach a shadow table by name to record it anyway.
+    ///
     /// - Throws: ``DatabaseError/databaseClosed`` or SQLite's error.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_attach.html>
     public func attach(_ table: String? = nil) throws {
       try withSession { session, _ in
+        // Installing a filter also turns on recording every table, as attaching `NULL` does.
+        if table == nil { sqlite3session_table_filter(session, SessionTableFilter.callback, tableFilter.userData) }
         let rc = sqlite3session_attach(session, table)
         if rc != SQLITE_OK { throw database.error(rc) }
       }
@@ -150,20 +162,14 @@
 
     /// With every table attached (``attach(_:)`` with `nil`), records only the tables for which `filter`
     /// returns true (`sqlite3session_table_filter`). The filter is asked once per table, the first
-    /// time it changes; it must not use the database.
+    /// time it changes; it must not use the database. Shadow tables are left out before it is asked.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_table_filter.html>
     public func setTableFilter(_ filter: @escaping (_ table: String) -> Bool) throws {
-      let box = HookBox(filter)
       try withSession { session, _ in
-        sqlite3session_table_filter(
-          session,
-          { userData, table in
-            guard let userData else { return 1 }
-            return HookBox<(String) -> Bool>.from(userData).callback(hookString(table) ?? "") ? 1 : 0
-          }, box.userData)
+        tableFilter.userFilter = filter
+        sqlite3session_table_filter(session, SessionTableFilter.callback, tableFilter.userData)
       }
-      tableFilter = box
     }
 
     /// Turns an option on or off (`sqlite3session_object_config`). Options must be set before the
@@ -319,6 +325,48 @@
           produce(session, StreamContext.outputCallback, sink.pointer)
         }
       }
+    }
+  }
+
+  /// The table filter of a session (`sqlite3session_table_filter`), which SQLite asks about each table
+  /// the first time it changes, when every table is attached.
+  final class SessionTableFilter {
+    /// The connection, to look up the table; it outlives the session's `sqlite3_session*`.
+    private let connection: Connection
+    /// The schema the session records.
+    private let schema: String
+    /// The filter of `Session.setTableFilter`, asked after shadow tables are left out.
+    var userFilter: ((String) -> Bool)?
+
+    init(connection: Connection, schema: String) {
+      self.connection = connection
+      self.schema = schema
+    }
+
+    /// The C user data, which does not retain the filter: the session does.
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32 = {
+      userData, table in
+      guard let userData, let table else { return 1 }
+      let filter = Unmanaged<SessionTableFilter>.fromOpaque(userData).takeUnretainedValue()
+      if filter.isShadowTable(table) { return 0 }
+      return filter.userFilter.map { $0(String(cString: table)) ? 1 : 0 } ?? 1
+    }
+
+    /// True when `pragma_table_list` reports `table` as a shadow table. SQLite calls the filter while
+    /// it records a change, and then reads the table's columns with a statement of its own; this
+    /// query reads the schema the same way. If it fails, the table is recorded.
+    private func isShadowTable(_ table: UnsafePointer<CChar>) -> Bool {
+      guard let handle = connection.handle else { return false }
+      var statement: OpaquePointer?
+      let sql = "SELECT 1 FROM pragma_table_list(?1) WHERE schema = ?2 COLLATE NOCASE AND type = 'shadow'"
+      guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return false }
+      defer { sqlite3_finalize(statement) }
+      guard sqlite3_bind_text(statement, 1, table, -1, transientDestructor) == SQLITE_OK,
+        sqlite3_bind_text(statement, 2, schema, -1, transientDestructor) == SQLITE_OK
+      else { return false }
+      return sqlite3_step(statement) == SQLITE_ROW
     }
   }
 
