@@ -85,7 +85,13 @@
     public func setSchema(database: Database, schema: String = "main") throws {
       try database.connectionBox.withHandle { connection in
         let rc = sqlite3changegroup_schema(handle, connection, schema)
-        if rc != SQLITE_OK { throw database.error(rc) }
+        if rc == SQLITE_MISUSE {
+          throw SQLiteError(
+            code: .misuse,
+            message: "A changegroup takes its schema once, before anything is added to it; this one "
+              + (schemaDatabase == nil ? "already holds changes" : "already has a schema"))
+        }
+        if rc != SQLITE_OK { throw sessionError(rc, on: database) }
       }
       schemaDatabase = database
       schemaName = schema
@@ -134,7 +140,7 @@
           sqlite3changegroup_add(handle, size, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
         }
       }
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      if rc != SQLITE_OK { throw addError(rc) }
     }
 
     /// Throws `SQLITE_SCHEMA` when schema ``schemaName`` of `database` has no table `table`: with a
@@ -167,14 +173,14 @@
     public func add(from input: @escaping ChangesetInputStream) throws {
       let stream = StreamContext(input: input)
       guard let database = schemaDatabase else {
-        try withStreams([stream]) {
+        try withStreams([stream], error: addError) {
           sqlite3changegroup_add_strm(handle, StreamContext.inputCallback, stream.pointer)
         }
         return
       }
       var schemaError: (any Error)?
       try withSchema {
-        try withStreams([stream]) {
+        try withStreams([stream], error: addError) {
           var iterator: OpaquePointer?
           var rc = sqlite3changeset_start_v2_strm(&iterator, StreamContext.inputCallback, stream.pointer, 0)
           guard rc == SQLITE_OK, let iterator else {
@@ -211,6 +217,22 @@
         }
       }
       if let schemaError { throw schemaError }
+    }
+
+    /// The error for `rc` from `sqlite3changegroup_add`, which gives only a code.
+    private func addError(_ rc: Int32) -> any Error {
+      switch rc {
+      case SQLITE_ERROR:
+        let kind = producesPatchset ? "patchsets" : "changesets"
+        return SQLiteError(
+          code: .error, message: "A changegroup holds changesets or patchsets, not both; this one holds \(kind)")
+      case SQLITE_SCHEMA:
+        let other = schemaDatabase == nil ? "the changes already in the group" : "the group's schema database"
+        return SQLiteError(
+          code: .schema,
+          message: "The changeset records a table with other columns, or another primary key, than \(other)")
+      default: return sessionError(rc)
+      }
     }
 
     /// Adds one change, such as one read from a changeset by ``ChangesetReader`` (and perhaps edited),
@@ -420,6 +442,15 @@
       sqlite3rebaser_delete(handle)
     }
 
+    /// The error for `rc` from the rebaser, which gives only a code: `SQLITE_ERROR` means a patchset.
+    private static func error(_ rc: Int32) -> any Error {
+      guard rc == SQLITE_ERROR else { return sessionError(rc) }
+      return SQLiteError(
+        code: .error,
+        message: "A patchset cannot be rebased or used as rebase data: a rebaser takes changesets, and rebase "
+          + "data as apply returns it")
+    }
+
     /// Adds the conflict resolutions recorded in rebase data returned by
     /// ``Database/apply(_:options:tableFilter:onConflict:)`` (`sqlite3rebaser_configure`). Call it once
     /// per remote changeset applied.
@@ -431,7 +462,7 @@
       let rc = rebaseData.withUnsafeBytes { bytes in
         sqlite3rebaser_configure(handle, size, bytes.baseAddress)
       }
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      if rc != SQLITE_OK { throw Self.error(rc) }
     }
 
     /// The changeset rebased over the configured resolutions (`sqlite3rebaser_rebase`).
@@ -448,7 +479,7 @@
         sqlite3rebaser_rebase(handle, size, bytes.baseAddress, &count, &output)
       }
       let data = takeSQLiteBuffer(output, count: count)
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      if rc != SQLITE_OK { throw Self.error(rc) }
       return Changeset(data: data)
     }
 
@@ -460,7 +491,7 @@
     ) throws {
       let source = StreamContext(input: input)
       let sink = StreamContext(output: output)
-      try withStreams([source, sink]) {
+      try withStreams([source, sink], error: Self.error) {
         sqlite3rebaser_rebase_strm(
           handle, StreamContext.inputCallback, source.pointer, StreamContext.outputCallback, sink.pointer)
       }

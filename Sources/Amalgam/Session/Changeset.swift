@@ -72,6 +72,14 @@
         }
       }
       let bytes = takeSQLiteBuffer(output, count: count)
+      if rc == SQLITE_ERROR {
+        throw SQLiteError(code: .error, message: "A changeset and a patchset cannot be concatenated")
+      }
+      if rc == SQLITE_SCHEMA {
+        throw SQLiteError(
+          code: .schema,
+          message: "The two changesets record a table with other columns, or another primary key, in each")
+      }
       if rc != SQLITE_OK { throw sessionError(rc) }
       return Self(data: bytes)
     }

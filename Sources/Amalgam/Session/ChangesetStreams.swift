@@ -191,6 +191,15 @@
     return SQLiteError(code: ResultCode(rawValue: rc), message: text)
   }
 
+  /// The error for `rc` from a session function called with `database`'s connection: SQLite's error when
+  /// the connection reports this failure, else one with `message` (or, without one, the code's
+  /// description). Most session functions return a code without setting the connection's error, whose
+  /// message would then be that of the last statement, often "not an error".
+  func sessionError(_ rc: Int32, on database: Database, message: String? = nil) -> any Error {
+    if let handle = database.connection, sqlite3_errcode(handle) & 0xff == rc & 0xff { return database.error(rc) }
+    return sessionError(rc, message: message)
+  }
+
   /// Takes ownership of a buffer that a session function allocated with `sqlite3_malloc`.
   func takeSQLiteBuffer(_ pointer: UnsafeMutableRawPointer?, count: Int32) -> Data {
     defer { sqlite3_free(pointer) }

@@ -108,7 +108,7 @@
       handle = try box.withHandle { connection in
         var session: OpaquePointer?
         let rc = sqlite3session_create(connection, schema, &session)
-        guard rc == SQLITE_OK, let session else { throw box.error(rc) }
+        guard rc == SQLITE_OK, let session else { throw sessionError(rc, on: database) }
         return session
       }
       registry.sessions.append(WeakSession(self))
@@ -156,7 +156,7 @@
         // Installing a filter also turns on recording every table, as attaching `NULL` does.
         if table == nil { sqlite3session_table_filter(session, SessionTableFilter.callback, tableFilter.userData) }
         let rc = sqlite3session_attach(session, table)
-        if rc != SQLITE_OK { throw database.error(rc) }
+        if rc != SQLITE_OK { throw sessionError(rc, on: database) }
       }
     }
 
@@ -252,24 +252,31 @@
     /// let changes = try session.changeset()   // turns old.notes into main.notes
     /// ```
     ///
-    /// - Throws: ``SQLiteError`` with SQLite's message (`SQLITE_SCHEMA` when the tables differ).
+    /// - Throws: ``SQLiteError`` with SQLite's message: `SQLITE_SCHEMA` when the tables differ, or when
+    ///   either schema lacks the table.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_diff.html>
     public func diff(fromSchema: String, table: String) throws {
+      // SQLite returns success, having recorded nothing, for a table this session's schema lacks.
+      let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
+        .bind(parameterValues: [table, schema]).front(Int.self)
+      if (columns ?? 0) == 0 { throw SQLiteError(code: .schema, message: "no such table: \(schema).\(table)") }
       try attach(table)
       try withSession { session, _ in
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3session_diff(session, fromSchema, table, &message)
         let text = takeSQLiteMessage(message)
         if rc != SQLITE_OK {
-          throw SQLiteError(code: ResultCode(rawValue: rc), message: text ?? database.error(rc).message)
+          if let text { throw SQLiteError(code: ResultCode(rawValue: rc), message: text) }
+          throw sessionError(rc, on: database)
         }
       }
     }
 
     /// The changes recorded so far, as a changeset (`sqlite3session_changeset`). Recording goes on.
     ///
-    /// - Throws: ``DatabaseError/databaseClosed`` or SQLite's error.
+    /// - Throws: ``DatabaseError/databaseClosed``; ``SQLiteError`` with `SQLITE_SCHEMA` when a recorded
+    ///   table was dropped, lost a column or changed its primary key since; or SQLite's error.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_changeset.html>
     public func changeset() throws -> Changeset {
@@ -292,9 +299,19 @@
         var bytes: UnsafeMutableRawPointer?
         let rc = produce(session, &count, &bytes)
         let data = takeSQLiteBuffer(bytes, count: count)
-        if rc != SQLITE_OK { throw database.error(rc) }
+        if rc != SQLITE_OK { throw outputError(rc) }
         return data
       }
+    }
+
+    /// The error for `rc` from `sqlite3session_changeset` and its siblings, which set no message for
+    /// the schema change that stops them.
+    private func outputError(_ rc: Int32) -> any Error {
+      sessionError(
+        rc, on: database,
+        message: rc == SQLITE_SCHEMA
+          ? "A table this session recorded was dropped, lost a column or changed its primary key since its "
+            + "changes were recorded; they can no longer be written as a changeset" : nil)
     }
 
     /// Writes the changeset to `output` in chunks, without building it in memory
@@ -321,7 +338,7 @@
     ) throws {
       let sink = StreamContext(output: output)
       try withSession { session, _ in
-        try withStreams([sink], error: { database.error($0) }) {
+        try withStreams([sink], error: outputError) {
           produce(session, StreamContext.outputCallback, sink.pointer)
         }
       }
