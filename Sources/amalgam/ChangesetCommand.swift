@@ -169,15 +169,20 @@ extension CommandLineTool {
       }
       let db = try Database(path: to, options: .readOnly)
       try db.execute(sql: "ATTACH ? AS amalgam_from", parameterValues: [from])
-      let fromTables = Set(try tableNames(db, schema: "amalgam_from"))
+      // SQLite compares table names without regard to ASCII case.
+      let fromTables = Set(try tableNames(db, schema: "amalgam_from").map { $0.lowercased() })
       let toTables = try tableNames(db, schema: "main")
-      for table in tables where !toTables.contains(table) {
+      let toTableKeys = Set(toTables.map { $0.lowercased() })
+      for table in tables where !toTableKeys.contains(table.lowercased()) {
         throw SQLiteError(code: .error, message: "No table \(table) in \(to)")
       }
       let session = try Session(database: db)
       for table in tables.isEmpty ? toTables : tables {
-        guard fromTables.contains(table) else {
-          throw SQLiteError(code: .schema, message: "Table \(table) of \(to) is not in \(from)")
+        guard fromTables.contains(table.lowercased()) else {
+          // A table named with --table must be in both; of all the tables, those only in TO are skipped.
+          if !tables.isEmpty { throw SQLiteError(code: .schema, message: "Table \(table) of \(to) is not in \(from)") }
+          errors.write("amalgam: note: table \(table) of \(to) is not in \(from); skipped\n")
+          continue
         }
         try session.diff(fromSchema: "amalgam_from", table: table)
       }

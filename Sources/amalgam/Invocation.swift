@@ -200,7 +200,8 @@ let usageText = """
     changeset    SQLite's session extension (needs the ENABLE_SESSION trait):
                  diff    the changes that turn database FROM into TO (tables of TO that are
                          in FROM, or the --table ones), as a changeset (--patchset: a patchset)
-                         written to -o FILE or standard output;
+                         written to -o FILE or standard output; a table only in TO is skipped
+                         with a note on standard error (one named with --table is an error);
                  show    one line per operation: INSERT/DELETE table (values), UPDATE table
                          (old) -> (new), where - is a column not recorded; --json prints
                          objects whose old/new map column numbers to recorded values;

@@ -154,6 +154,22 @@
       }
     }
 
+    @Test func diffSkipsTablesThatAreOnlyInToAndSaysSo() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        let (from, to) = try makeDatabases(in: directory)
+        try Database(path: to).batch(sql: "CREATE TABLE fresh(id INTEGER PRIMARY KEY); INSERT INTO fresh VALUES (1);")
+        let changes = directory.appendingPathComponent("changes.bin").path
+        let diff = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        #expect(diff.status == 0)
+        #expect(diff.stderr == "amalgam: note: table fresh of \(to) is not in \(from); skipped\n")
+        #expect(try Set(Changeset(contentsOfFile: changes).operations().map(\.table)) == ["item", "other"])
+        // Named with --table, such a table is an error, as the help says.
+        let named = try await Tool.run(["changeset", "diff", from, to, "--table", "fresh"])
+        #expect(named.status == 1)
+        #expect(named.stderr.hasPrefix("amalgam: error: Table fresh of \(to) is not in \(from)\n"))
+      }
+    }
+
     @Test func applyCountsAndNamesTheChangesOfTablesThatDoNotFit() async throws {
       try await CommandLineToolTests.withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
