@@ -319,11 +319,14 @@ public final class Database {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
   public func close() throws {
     guard let connection else { return }
-    if let operation = connectionBox.closeRefusedDuring {
-      throw SQLiteError(
-        code: .misuse,
-        message: "The database cannot be closed from inside \(operation), which goes on using the connection "
-          + "after the callback returns; close it once the operation has returned")
+    // Checked while holding the connection: only its own thread may read the field.
+    try connectionBox.withHandle { _ in
+      if let operation = connectionBox.closeRefusedDuring {
+        throw SQLiteError(
+          code: .misuse,
+          message: "The database cannot be closed from inside \(operation), which goes on using the connection "
+            + "after the callback returns; close it once the operation has returned")
+      }
     }
     statementCache.removeAll()
     let rc = try connectionBox.withHandle { handle in

@@ -455,6 +455,8 @@
     /// ``Database/apply(_:options:tableFilter:onConflict:)`` (`sqlite3rebaser_configure`). Call it once
     /// per remote changeset applied.
     ///
+    /// - Throws: ``SQLiteError``: `SQLITE_CORRUPT` for corrupt rebase data, `SQLITE_ERROR` for a patchset.
+    ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_configure.html>
     public func configure(_ rebaseData: Data) throws {
       let size = try cInt(count: rebaseData.count)
@@ -467,7 +469,8 @@
 
     /// The changeset rebased over the configured resolutions (`sqlite3rebaser_rebase`).
     ///
-    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt input.
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt or truncated input (SQLite 3.53.4's
+    ///   rebaser alone would return the changes before a truncated one), `SQLITE_ERROR` for a patchset.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_rebase.html>
     public func rebase(_ changeset: Changeset) throws -> Changeset {

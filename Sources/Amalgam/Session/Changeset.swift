@@ -372,6 +372,9 @@
     /// Reads `changeset`; with `inverted`, reads the operations of its inverse
     /// (`SQLITE_CHANGESETSTART_INVERT`).
     ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` when the bytes are corrupt or truncated (they are
+    ///   checked whole before the first read), `SQLITE_MISUSE` for a patchset read `inverted`.
+    ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(_ changeset: some ChangesetProtocol, inverted: Bool = false) throws {
       let size = try cInt(count: changeset.data.count)
@@ -388,6 +391,8 @@
     }
 
     /// Reads a changeset or patchset from `input` as it is needed (`sqlite3changeset_start_v2_strm`).
+    /// The bytes are checked as they are read: ``next()`` throws `SQLITE_CORRUPT` where they stop making
+    /// sense.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(from input: @escaping ChangesetInputStream, inverted: Bool = false) throws {
