@@ -19,33 +19,37 @@
       return [0x12, 0x00] + integer + name + note
     }
 
-    /// A valid changeset: two inserts into `t`.
-    static let valid = Data(header + insert(id: 1) + insert(id: 2))
+    /// A valid changeset: two inserts into `t`. (Computed: LeakSanitizer reports the heap storage of a
+    /// `static let` Data that the process keeps until it exits.)
+    static var valid: Data { Data(header + insert(id: 1) + insert(id: 2)) }
 
     /// Changesets whose first change is complete and whose second is not, each in a way that made
     /// SQLite's unchecked readers read outside the bytes.
-    static let corrupt: [(name: String, data: Data)] = [
-      // The last value's bytes are cut short.
-      ("truncated inside a value", Data(header + insert(id: 1) + insert(id: 2).dropLast())),
-      // The record stops exactly after its second value: the reader takes the byte past the end as
-      // the third value's type.
-      ("truncated between two values", Data(header + insert(id: 1) + insert(id: 2).dropLast(4))),
-      // The last TEXT declares 127 bytes; 2 follow.
-      (
-        "a length that runs past the end", Data(header + insert(id: 1) + insert(id: 2, last: [0x03, 0x7F, 0x63, 0x64]))
-      ),
-      // A 5-byte varint length of 0xFFFFFFFF, which SQLite reads into an int as -1.
-      (
-        "a length that overflows to -1",
-        Data(header + insert(id: 1) + insert(id: 2, last: [0x03, 0x8F, 0xFF, 0xFF, 0xFF, 0x7F, 0x63, 0x64]))
-      ),
-      // A length of 2^31, negative as an int.
-      (
-        "a length of 2^31", Data(header + insert(id: 1) + insert(id: 2, last: [0x03, 0x88, 0x80, 0x80, 0x80, 0x00]))
-      ),
-      // The table header is cut inside its name.
-      ("truncated inside a table header", Data(header + insert(id: 1) + header.dropLast())),
-    ]
+    static var corrupt: [(name: String, data: Data)] {
+      [
+        // The last value's bytes are cut short.
+        ("truncated inside a value", Data(header + insert(id: 1) + insert(id: 2).dropLast())),
+        // The record stops exactly after its second value: the reader takes the byte past the end as
+        // the third value's type.
+        ("truncated between two values", Data(header + insert(id: 1) + insert(id: 2).dropLast(4))),
+        // The last TEXT declares 127 bytes; 2 follow.
+        (
+          "a length that runs past the end",
+          Data(header + insert(id: 1) + insert(id: 2, last: [0x03, 0x7F, 0x63, 0x64]))
+        ),
+        // A 5-byte varint length of 0xFFFFFFFF, which SQLite reads into an int as -1.
+        (
+          "a length that overflows to -1",
+          Data(header + insert(id: 1) + insert(id: 2, last: [0x03, 0x8F, 0xFF, 0xFF, 0xFF, 0x7F, 0x63, 0x64]))
+        ),
+        // A length of 2^31, negative as an int.
+        (
+          "a length of 2^31", Data(header + insert(id: 1) + insert(id: 2, last: [0x03, 0x88, 0x80, 0x80, 0x80, 0x00]))
+        ),
+        // The table header is cut inside its name.
+        ("truncated inside a table header", Data(header + insert(id: 1) + header.dropLast())),
+      ]
+    }
 
     /// Expects `body` to throw `SQLITE_CORRUPT` with the validator's message.
     private func expectCorrupt(
