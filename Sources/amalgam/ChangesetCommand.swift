@@ -169,15 +169,20 @@ extension CommandLineTool {
       }
       let db = try Database(path: to, options: .readOnly)
       try db.execute(sql: "ATTACH ? AS amalgam_from", parameterValues: [from])
-      let fromTables = Set(try tableNames(db, schema: "amalgam_from"))
+      // SQLite compares table names without regard to ASCII case.
+      let fromTables = Set(try tableNames(db, schema: "amalgam_from").map { $0.lowercased() })
       let toTables = try tableNames(db, schema: "main")
-      for table in tables where !toTables.contains(table) {
+      let toTableKeys = Set(toTables.map { $0.lowercased() })
+      for table in tables where !toTableKeys.contains(table.lowercased()) {
         throw SQLiteError(code: .error, message: "No table \(table) in \(to)")
       }
       let session = try Session(database: db)
       for table in tables.isEmpty ? toTables : tables {
-        guard fromTables.contains(table) else {
-          throw SQLiteError(code: .schema, message: "Table \(table) of \(to) is not in \(from)")
+        guard fromTables.contains(table.lowercased()) else {
+          // A table named with --table must be in both; of all the tables, those only in TO are skipped.
+          if !tables.isEmpty { throw SQLiteError(code: .schema, message: "Table \(table) of \(to) is not in \(from)") }
+          errors.write("amalgam: note: table \(table) of \(to) is not in \(from); skipped\n")
+          continue
         }
         try session.diff(fromSchema: "amalgam_from", table: table)
       }
@@ -211,23 +216,32 @@ extension CommandLineTool {
     /// One operation on one line: `UPDATE item (2, -, 4.0, 'blue') -> (-, -, 5.0, NULL)`, where `-` is a
     /// column the changeset does not record.
     static func line(_ operation: ChangesetOperation) -> String {
-      func values(_ values: [DatabaseValue?]) -> String {
-        "(" + values.map { value in value.map(text) ?? "-" }.joined(separator: ", ") + ")"
-      }
       var line: String
+      let old = values(operation.oldValues, nonUTF8Text: operation.oldNonUTF8TextColumns)
+      let new = values(operation.newValues, nonUTF8Text: operation.newNonUTF8TextColumns)
       switch operation.operation {
-      case .insert: line = "INSERT \(operation.table) " + values(operation.newValues)
-      case .delete: line = "DELETE \(operation.table) " + values(operation.oldValues)
-      case .update:
-        line = "UPDATE \(operation.table) " + values(operation.oldValues) + " -> " + values(operation.newValues)
+      case .insert: line = "INSERT \(operation.table) " + new
+      case .delete: line = "DELETE \(operation.table) " + old
+      case .update: line = "UPDATE \(operation.table) " + old + " -> " + new
       }
       if operation.isIndirect { line += " (indirect)" }
       return line
     }
 
-    private static func text(_ value: DatabaseValue) -> String {
+    /// Values in parentheses; `nonUTF8Text` lists the BLOBs that hold TEXT which is not valid UTF-8.
+    static func values(_ values: [DatabaseValue?], nonUTF8Text: [Int]) -> String {
+      let shown = values.enumerated().map { column, value in
+        value.map { text($0, isNonUTF8Text: nonUTF8Text.contains(column)) } ?? "-"
+      }
+      return "(" + shown.joined(separator: ", ") + ")"
+    }
+
+    /// A value as SQL spells it; TEXT that is not valid UTF-8 shows its invalid bytes as `\xHH`.
+    private static func text(_ value: DatabaseValue, isNonUTF8Text: Bool) -> String {
       switch value {
       case .real(let real): return ValueText.real(real)
+      case .blob(let data) where isNonUTF8Text:
+        return "'" + ValueText.escapingInvalidUTF8(data).replacing("'", with: "''") + "'"
       case .blob(let data): return ValueText.blobLiteral(data)
       case .text: return ValueText.singleLine(value.description)
       default: return value.description
@@ -247,26 +261,33 @@ extension CommandLineTool {
         }
       output.write(", \"operation\": \"\(name)\", \"indirect\": \(operation.isIndirect)")
       output.write(", \"primaryKey\": [" + operation.primaryKeyColumns.map(String.init).joined(separator: ", ") + "]")
-      for (key, values) in [("old", operation.oldValues), ("new", operation.newValues)] where !values.isEmpty {
+      let records = [
+        ("old", operation.oldValues, operation.oldNonUTF8TextColumns),
+        ("new", operation.newValues, operation.newNonUTF8TextColumns),
+      ]
+      for (key, values, nonUTF8Text) in records where !values.isEmpty {
         output.write(", \"\(key)\": {")
         var first = true
         for (column, value) in values.enumerated() {
           guard let value else { continue }
           output.write(first ? "\"\(column)\": " : ", \"\(column)\": ")
           first = false
-          writeJSON(value)
+          writeJSON(value, isNonUTF8Text: nonUTF8Text.contains(column))
         }
         output.write("}")
       }
       output.write("}")
     }
 
-    private func writeJSON(_ value: DatabaseValue) {
+    /// A value in JSON; TEXT that is not valid UTF-8 becomes a string with U+FFFD for the invalid bytes,
+    /// since a JSON string holds only Unicode.
+    private func writeJSON(_ value: DatabaseValue, isNonUTF8Text: Bool) {
       switch value {
       case .null: output.write("null")
       case .integer(let integer): output.write(String(integer))
       case .real(let real): output.write(real.isFinite ? String(real) : (real < 0 ? "\"-Infinity\"" : "\"Infinity\""))
       case .text(let text): JSONText.writeString(text, to: output)
+      case .blob(let data) where isNonUTF8Text: JSONText.writeString(String(decoding: data, as: UTF8.self), to: output)
       case .blob(let data): output.write("\"" + ValueText.hex(data) + "\"")
       }
     }
@@ -291,7 +312,7 @@ extension CommandLineTool {
           }
           var message = "conflict (\(Self.kindName(conflict.kind))): \(change)"
           if let row = conflict.conflictingValues {
-            message += "; row in the database: (" + row.map(Self.text).joined(separator: ", ") + ")"
+            message += "; row in the database: " + Self.values(row, nonUTF8Text: conflict.conflictingNonUTF8TextColumns)
           }
           if conflict.kind == .foreignKey { message += ": \(conflict.foreignKeyViolationCount) violation(s)" }
           switch answer {
@@ -309,6 +330,16 @@ extension CommandLineTool {
       } catch let error as SQLiteError where aborted && error.code == .abort {
         output.flush()
         errors.write("amalgam: error: aborted at a conflict; \(path) is unchanged\n")
+        return CommandLineTool.failure
+      } catch let mismatch as ChangesetSchemaMismatch {
+        output.flush()
+        let skipped = mismatch.tables.reduce(0) { $0 + $1.changeCount }
+        errors.write(
+          "amalgam: error: \(skipped) of \(total) change(s) do not fit the schema of \(path); "
+            + "nothing was applied, \(path) is unchanged\n")
+        for table in mismatch.tables {
+          errors.write("  table \(table.name): \(table.changeCount) change(s); \(table.reason)\n")
+        }
         return CommandLineTool.failure
       }
       output.write("applied \(total - omitted) of \(total) change(s) to \(path)\n")

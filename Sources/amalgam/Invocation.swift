@@ -200,13 +200,15 @@ let usageText = """
     changeset    SQLite's session extension (needs the ENABLE_SESSION trait):
                  diff    the changes that turn database FROM into TO (tables of TO that are
                          in FROM, or the --table ones), as a changeset (--patchset: a patchset)
-                         written to -o FILE or standard output;
+                         written to -o FILE or standard output; a table only in TO is skipped
+                         with a note on standard error (one named with --table is an error);
                  show    one line per operation: INSERT/DELETE table (values), UPDATE table
                          (old) -> (new), where - is a column not recorded; --json prints
                          objects whose old/new map column numbers to recorded values;
                  apply   apply FILE to DATABASE, printing each conflict and the answer given
                          (--on-conflict, default abort; replace omits what cannot be replaced);
-                         an abort leaves DATABASE unchanged and exits with status 1;
+                         an abort leaves DATABASE unchanged and exits with status 1, as do
+                         tables of FILE that DATABASE lacks or has with other columns;
                  invert  the changeset that undoes FILE;  concat  FILEs merged into one.
     backup       Copy SOURCE into DESTINATION with SQLite's online backup, N pages (256 by
                  default) at a time, while other programs go on using SOURCE. DESTINATION

@@ -57,6 +57,30 @@ enum ValueText {
     return result
   }
 
+  /// Text that is not valid UTF-8, made safe for one line as ``singleLine(_:)`` makes text, with each
+  /// byte that is not part of a valid UTF-8 sequence as `\xHH`: the bytes `FF FE 41` are `\xFF\xFEA`.
+  static func escapingInvalidUTF8(_ bytes: Data) -> String {
+    let bytes = [UInt8](bytes)
+    var result = ""
+    var validStart = 0
+    var index = 0
+    while index < bytes.count {
+      // A fresh parser reads exactly the scalar at `index`, or the length of the invalid bytes there.
+      var parser = Unicode.UTF8.ForwardParser()
+      var iterator = bytes[index...].makeIterator()
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded): index += encoded.count
+      case .error(let length):
+        result += singleLine(String(decoding: bytes[validStart..<index], as: UTF8.self))
+        result += bytes[index..<(index + length)].map { "\\x" + hex(CollectionOfOne($0)) }.joined()
+        index += length
+        validStart = index
+      case .emptyInput: index = bytes.count
+      }
+    }
+    return result + singleLine(String(decoding: bytes[validStart...], as: UTF8.self))
+  }
+
   /// The number of terminal columns `text` takes: East Asian wide characters and emoji count two,
   /// combining marks and other zero-width characters none, everything else one.
   static func displayWidth(_ text: String) -> Int {

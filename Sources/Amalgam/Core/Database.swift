@@ -300,6 +300,10 @@ public final class Database {
 
   /// Closes the connection. Safe to call more than once; later calls do nothing.
   ///
+  /// Refused with `SQLITE_MISUSE` from inside a callback of an operation that goes on using the
+  /// connection after the callback returns (the conflict handler or table filter of a changeset apply),
+  /// since closing would free what that operation uses.
+  ///
   /// An open transaction is rolled back, as SQLite does on close. Statements still alive become
   /// unusable: their calls throw ``DatabaseError/databaseClosed``, and SQLite frees the connection once
   /// the last of them is released (`sqlite3_close_v2`).
@@ -315,6 +319,15 @@ public final class Database {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
   public func close() throws {
     guard let connection else { return }
+    // Checked while holding the connection: only its own thread may read the field.
+    try connectionBox.withHandle { _ in
+      if let operation = connectionBox.closeRefusedDuring {
+        throw SQLiteError(
+          code: .misuse,
+          message: "The database cannot be closed from inside \(operation), which goes on using the connection "
+            + "after the callback returns; close it once the operation has returned")
+      }
+    }
     statementCache.removeAll()
     let rc = try connectionBox.withHandle { handle in
       for case let observer as any ConnectionCloseObserver in connectionBox.retainedCallbacks.values {
@@ -606,6 +619,12 @@ final class Connection {
   /// statement, prepare, registration and close goes through it.
   // Unchecked: read on every call into SQLite; only the thread using the connection touches it.
   @exclusivity(unchecked) @usableFromInline var restrictedCallback: RestrictedCallback?
+
+  /// What is running now that calls back into Swift and goes on using this connection's SQLite objects
+  /// after each callback returns (such as "the conflict handler or table filter of a changeset apply"),
+  /// or `nil`. Its callbacks may run SQL, but while it is set ``Database/close()`` throws
+  /// `SQLITE_MISUSE` rather than free what the operation uses. The feature that sets it names itself.
+  var closeRefusedDuring: String?
 
   /// How many transactions have committed and rolled back on this connection, counted by the commit
   /// and rollback hooks that every connection carries. `Database.transaction` reads them to tell what

@@ -85,7 +85,13 @@
     public func setSchema(database: Database, schema: String = "main") throws {
       try database.connectionBox.withHandle { connection in
         let rc = sqlite3changegroup_schema(handle, connection, schema)
-        if rc != SQLITE_OK { throw database.error(rc) }
+        if rc == SQLITE_MISUSE {
+          throw SQLiteError(
+            code: .misuse,
+            message: "A changegroup takes its schema once, before anything is added to it; this one "
+              + (schemaDatabase == nil ? "already holds changes" : "already has a schema"))
+        }
+        if rc != SQLITE_OK { throw sessionError(rc, on: database) }
       }
       schemaDatabase = database
       schemaName = schema
@@ -122,51 +128,24 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_add.html>
     public func add(_ changeset: some ChangesetProtocol) throws {
       let size = try cInt(count: changeset.data.count)
-      try checkTablesExist(in: changeset.data)
+      let runs = try ChangesetValidator.validate(changeset.data)
+      if let database = schemaDatabase {
+        var checked: Set<String> = []
+        for table in runs.map(\.tableName) where checked.insert(table).inserted {
+          try checkTableExists(table, in: database)
+        }
+      }
       let rc = try withSchema {
         changeset.data.withUnsafeBytes { bytes in
           sqlite3changegroup_add(handle, size, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
         }
       }
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      if rc != SQLITE_OK { throw addError(rc) }
     }
 
-    /// With a schema set, throws `SQLITE_SCHEMA` when the changeset changes a table that the schema
-    /// database does not have. SQLite 3.53.4's `sqlite3changegroup_add` dereferences a null pointer
-    /// for such a table (fuzz-changeset found it), so the Swift layer checks first.
-    private func checkTablesExist(in data: Data) throws {
-      guard let database = schemaDatabase else { return }
-      var bytes = [UInt8](data)
-      var tables: [String] = []
-      var rc = SQLITE_OK
-      bytes.withUnsafeMutableBytes { buffer in
-        var iterator: OpaquePointer?
-        rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
-        guard rc == SQLITE_OK, let iterator else {
-          sqlite3changeset_finalize(iterator)
-          return
-        }
-        defer { sqlite3changeset_finalize(iterator) }
-        rc = sqlite3changeset_next(iterator)
-        while rc == SQLITE_ROW {
-          defer { rc = sqlite3changeset_next(iterator) }
-          var name: UnsafePointer<CChar>?
-          var columns: Int32 = 0
-          var operation: Int32 = 0
-          var indirect: Int32 = 0
-          guard sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect) == SQLITE_OK, let name
-          else { break }
-          let table = String(cString: name)
-          if tables.last != table && !tables.contains(table) { tables.append(table) }
-        }
-      }
-      // sqlite3changegroup_add reads records without decoding their values, so it can reach a table
-      // after bytes that do not decode: refuse those here.
-      if rc != SQLITE_DONE && rc != SQLITE_OK { throw sessionError(rc) }
-      for table in tables { try checkTableExists(table, in: database) }
-    }
-
-    /// Throws `SQLITE_SCHEMA` when schema ``schemaName`` of `database` has no table `table`.
+    /// Throws `SQLITE_SCHEMA` when schema ``schemaName`` of `database` has no table `table`: with a
+    /// schema set, SQLite 3.53.4's `sqlite3changegroup_add` dereferences a null pointer for such a
+    /// table (fuzz-changeset found it), so the Swift layer checks first.
     private func checkTableExists(_ table: String, in database: Database) throws {
       let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
         .bind(parameterValues: [table, schemaName]).front(Int.self)
@@ -194,14 +173,14 @@
     public func add(from input: @escaping ChangesetInputStream) throws {
       let stream = StreamContext(input: input)
       guard let database = schemaDatabase else {
-        try withStreams([stream]) {
+        try withStreams([stream], error: addError) {
           sqlite3changegroup_add_strm(handle, StreamContext.inputCallback, stream.pointer)
         }
         return
       }
       var schemaError: (any Error)?
       try withSchema {
-        try withStreams([stream]) {
+        try withStreams([stream], error: addError) {
           var iterator: OpaquePointer?
           var rc = sqlite3changeset_start_v2_strm(&iterator, StreamContext.inputCallback, stream.pointer, 0)
           guard rc == SQLITE_OK, let iterator else {
@@ -240,18 +219,40 @@
       if let schemaError { throw schemaError }
     }
 
+    /// The error for `rc` from `sqlite3changegroup_add`, which gives only a code.
+    private func addError(_ rc: Int32) -> any Error {
+      switch rc {
+      case SQLITE_ERROR:
+        let kind = producesPatchset ? "patchsets" : "changesets"
+        return SQLiteError(
+          code: .error, message: "A changegroup holds changesets or patchsets, not both; this one holds \(kind)")
+      case SQLITE_SCHEMA:
+        let other = schemaDatabase == nil ? "the changes already in the group" : "the group's schema database"
+        return SQLiteError(
+          code: .schema,
+          message: "The changeset records a table with other columns, or another primary key, than \(other)")
+      default: return sessionError(rc)
+      }
+    }
+
     /// Adds one change, such as one read from a changeset by ``ChangesetReader`` (and perhaps edited),
-    /// through ``beginChange(_:table:indirect:)``. `nil` values are left out of the change.
+    /// through ``beginChange(_:table:indirect:)``. `nil` values are left out of the change. The BLOB
+    /// values of the columns listed in ``ChangesetOperation/oldNonUTF8TextColumns`` and
+    /// ``ChangesetOperation/newNonUTF8TextColumns`` are written as TEXT of the same bytes.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_change_begin.html>
     public func add(_ operation: ChangesetOperation) throws {
       try beginChange(operation.operation, table: operation.table, indirect: operation.isIndirect)
       do {
         for (column, value) in operation.oldValues.enumerated() {
-          if let value { try setOldValue(value, at: column) }
+          guard let value else { continue }
+          let isText = operation.oldNonUTF8TextColumns.contains(column)
+          try setValue(value, isNew: false, column: column, bytesAsText: isText)
         }
         for (column, value) in operation.newValues.enumerated() {
-          if let value { try setNewValue(value, at: column) }
+          guard let value else { continue }
+          let isText = operation.newNonUTF8TextColumns.contains(column)
+          try setValue(value, isNew: true, column: column, bytesAsText: isText)
         }
       } catch {
         try? finishChange(discard: true)
@@ -303,7 +304,9 @@
       try setValue(value, isNew: true, column: column)
     }
 
-    private func setValue(_ value: DatabaseValue, isNew: Bool, column: Int) throws {
+    /// Gives a value of the change being built; with `bytesAsText`, a BLOB is given as TEXT of its bytes
+    /// (TEXT that is not valid UTF-8, as ``ChangesetOperation`` carries it).
+    private func setValue(_ value: DatabaseValue, isNew: Bool, column: Int, bytesAsText: Bool = false) throws {
       guard let index = Int32(exactly: column) else {
         throw SQLiteError(code: .range, message: "Column \(column) is out of range")
       }
@@ -321,6 +324,14 @@
             withUnsafePointer(to: CChar(0)) { empty in
               sqlite3changegroup_change_text(handle, new, index, chars.baseAddress ?? empty, Int32(chars.count))
             }
+          }
+        }
+      case .blob(let data) where bytesAsText:
+        let size = try cInt(count: data.count)
+        rc = data.withUnsafeBytes { bytes in
+          withUnsafePointer(to: CChar(0)) { empty in
+            let chars = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) ?? empty
+            return sqlite3changegroup_change_text(handle, new, index, chars, size)
           }
         }
       case .blob(let data):
@@ -431,33 +442,47 @@
       sqlite3rebaser_delete(handle)
     }
 
+    /// The error for `rc` from the rebaser, which gives only a code: `SQLITE_ERROR` means a patchset.
+    private static func error(_ rc: Int32) -> any Error {
+      guard rc == SQLITE_ERROR else { return sessionError(rc) }
+      return SQLiteError(
+        code: .error,
+        message: "A patchset cannot be rebased or used as rebase data: a rebaser takes changesets, and rebase "
+          + "data as apply returns it")
+    }
+
     /// Adds the conflict resolutions recorded in rebase data returned by
     /// ``Database/apply(_:options:tableFilter:onConflict:)`` (`sqlite3rebaser_configure`). Call it once
     /// per remote changeset applied.
     ///
+    /// - Throws: ``SQLiteError``: `SQLITE_CORRUPT` for corrupt rebase data, `SQLITE_ERROR` for a patchset.
+    ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_configure.html>
     public func configure(_ rebaseData: Data) throws {
       let size = try cInt(count: rebaseData.count)
+      _ = try ChangesetValidator.validate(rebaseData)
       let rc = rebaseData.withUnsafeBytes { bytes in
         sqlite3rebaser_configure(handle, size, bytes.baseAddress)
       }
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      if rc != SQLITE_OK { throw Self.error(rc) }
     }
 
     /// The changeset rebased over the configured resolutions (`sqlite3rebaser_rebase`).
     ///
-    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt input.
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt or truncated input (SQLite 3.53.4's
+    ///   rebaser alone would return the changes before a truncated one), `SQLITE_ERROR` for a patchset.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_rebase.html>
     public func rebase(_ changeset: Changeset) throws -> Changeset {
       let size = try cInt(count: changeset.data.count)
+      _ = try ChangesetValidator.validate(changeset.data)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = changeset.data.withUnsafeBytes { bytes in
         sqlite3rebaser_rebase(handle, size, bytes.baseAddress, &count, &output)
       }
       let data = takeSQLiteBuffer(output, count: count)
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      if rc != SQLITE_OK { throw Self.error(rc) }
       return Changeset(data: data)
     }
 
@@ -469,7 +494,7 @@
     ) throws {
       let source = StreamContext(input: input)
       let sink = StreamContext(output: output)
-      try withStreams([source, sink]) {
+      try withStreams([source, sink], error: Self.error) {
         sqlite3rebaser_rebase_strm(
           handle, StreamContext.inputCallback, source.pointer, StreamContext.outputCallback, sink.pointer)
       }

@@ -60,6 +60,8 @@
     public func concatenated(with other: Self) throws -> Self {
       let left = try cInt(count: data.count)
       let right = try cInt(count: other.data.count)
+      _ = try ChangesetValidator.validate(data)
+      _ = try ChangesetValidator.validate(other.data)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = data.withUnsafeBytes { a in
@@ -70,6 +72,14 @@
         }
       }
       let bytes = takeSQLiteBuffer(output, count: count)
+      if rc == SQLITE_ERROR {
+        throw SQLiteError(code: .error, message: "A changeset and a patchset cannot be concatenated")
+      }
+      if rc == SQLITE_SCHEMA {
+        throw SQLiteError(
+          code: .schema,
+          message: "The two changesets record a table with other columns, or another primary key, in each")
+      }
       if rc != SQLITE_OK { throw sessionError(rc) }
       return Self(data: bytes)
     }
@@ -133,7 +143,7 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_invert.html>
     public func inverted() throws -> Changeset {
       let size = try cInt(count: data.count)
-      try validateChangesetRecords(data)
+      _ = try ChangesetValidator.validate(data, inverting: true)
       var count: Int32 = 0
       var output: UnsafeMutableRawPointer?
       let rc = data.withUnsafeBytes { bytes in
@@ -149,8 +159,8 @@
     /// Unlike the other streaming APIs, this one holds the whole changeset in memory: SQLite 3.53.4's
     /// streamed inversion (`sqlite3changeset_invert_strm`), like its one-piece form, skips records by
     /// their declared lengths without checking them, so corrupt input makes it read outside its buffer.
-    /// A stream can be read only once, so the input is read whole, checked with SQLite's checking
-    /// iterator, inverted, and written to `output` in chunks of 64 KiB.
+    /// The input is read whole, checked and inverted by ``inverted()``, and written to `output` in
+    /// chunks of 64 KiB.
     ///
     /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt input, `SQLITE_MISUSE` when `input`
     ///   returns a count outside its buffer, and any error `input` or `output` throws.
@@ -184,28 +194,6 @@
     }
   }
 
-  /// Reads every change of `data` with SQLite's iterator, which checks each value's length against the
-  /// bytes left, and throws its error (`SQLITE_CORRUPT`) for bytes that do not decode.
-  /// `sqlite3changeset_invert` of SQLite 3.53.4 skips records by their declared lengths without that
-  /// check: a TEXT or BLOB length whose varint overflows to a negative size moved its read position
-  /// before the buffer and read there (a segmentation fault found by fuzz-changeset).
-  func validateChangesetRecords(_ data: Data) throws {
-    var bytes = [UInt8](data)
-    var rc = SQLITE_OK
-    bytes.withUnsafeMutableBytes { buffer in
-      var iterator: OpaquePointer?
-      rc = sqlite3changeset_start_v2(&iterator, Int32(buffer.count), buffer.baseAddress, 0)
-      guard rc == SQLITE_OK, let iterator else {
-        sqlite3changeset_finalize(iterator)
-        return
-      }
-      repeat { rc = sqlite3changeset_next(iterator) } while rc == SQLITE_ROW
-      let finalized = sqlite3changeset_finalize(iterator)
-      if rc == SQLITE_DONE { rc = finalized }
-    }
-    if rc != SQLITE_OK && rc != SQLITE_DONE { throw sessionError(rc) }
-  }
-
   /// A patchset: a compact changeset that keeps only the primary key of deleted rows and only the new
   /// values of updated ones. Smaller, but it cannot be inverted, and conflicts are detected on the
   /// primary key alone.
@@ -230,6 +218,11 @@
   /// (`.null`): an update records old and new values only for the columns it changed (and the primary
   /// key's old values); a patchset's delete records only the primary key.
   ///
+  /// TEXT that is not valid UTF-8 is valid in SQLite, but a Swift `String` cannot hold it: such a
+  /// value is given as ``DatabaseValue/blob(_:)`` of its exact bytes, and its column is listed in
+  /// ``oldNonUTF8TextColumns`` or ``newNonUTF8TextColumns``, so that the bytes and their storage class
+  /// both survive (``Changegroup/add(_:)-(ChangesetOperation)`` writes such a column back as TEXT).
+  ///
   /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_op.html>
   public struct ChangesetOperation: Sendable, Hashable {
     /// The table the row belongs to.
@@ -248,11 +241,20 @@
     /// The values after the change, one per column; empty for a delete. `nil` means "not recorded"
     /// (for an update: the column did not change).
     public var newValues: [DatabaseValue?]
+    /// The indices, in ascending order, of the ``oldValues`` that are TEXT which is not valid UTF-8,
+    /// given as ``DatabaseValue/blob(_:)`` of the text's bytes. Usually empty.
+    public var oldNonUTF8TextColumns: [Int]
+    /// The indices, in ascending order, of the ``newValues`` that are TEXT which is not valid UTF-8,
+    /// given as ``DatabaseValue/blob(_:)`` of the text's bytes. Usually empty.
+    public var newNonUTF8TextColumns: [Int]
 
     /// Creates an operation, for example to add to a ``Changegroup`` with ``Changegroup/add(_:)-(ChangesetOperation)``.
+    /// A column listed in `oldNonUTF8TextColumns` or `newNonUTF8TextColumns` must hold a
+    /// ``DatabaseValue/blob(_:)``, whose bytes are the TEXT value.
     public init(
       table: String, operation: DatabaseEvent.Operation, isIndirect: Bool = false, columnCount: Int,
-      primaryKeyColumns: [Int], oldValues: [DatabaseValue?], newValues: [DatabaseValue?]
+      primaryKeyColumns: [Int], oldValues: [DatabaseValue?], newValues: [DatabaseValue?],
+      oldNonUTF8TextColumns: [Int] = [], newNonUTF8TextColumns: [Int] = []
     ) {
       self.table = table
       self.operation = operation
@@ -261,6 +263,8 @@
       self.primaryKeyColumns = primaryKeyColumns
       self.oldValues = oldValues
       self.newValues = newValues
+      self.oldNonUTF8TextColumns = oldNonUTF8TextColumns
+      self.newNonUTF8TextColumns = newNonUTF8TextColumns
     }
 
     /// Copies the current change of a changeset iterator.
@@ -288,23 +292,51 @@
       self.isIndirect = indirect != 0
       self.columnCount = count
       self.primaryKeyColumns = keys
-      self.oldValues = operation == .insert ? [] : try Self.values(iterator, count, sqlite3changeset_old)
-      self.newValues = operation == .delete ? [] : try Self.values(iterator, count, sqlite3changeset_new)
+      (oldValues, oldNonUTF8TextColumns) =
+        operation == .insert ? ([], []) : try Self.values(iterator, count, sqlite3changeset_old)
+      (newValues, newNonUTF8TextColumns) =
+        operation == .delete ? ([], []) : try Self.values(iterator, count, sqlite3changeset_new)
     }
 
-    private static func values(
+    /// Reads `count` values with `read` (`sqlite3changeset_old`, `_new` or `_conflict`): each value, or
+    /// `nil` when it is not recorded, and the columns whose TEXT is not valid UTF-8.
+    static func values(
       _ iterator: OpaquePointer, _ count: Int,
       _ read: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-    ) throws -> [DatabaseValue?] {
+    ) throws -> (values: [DatabaseValue?], nonUTF8TextColumns: [Int]) {
       var values: [DatabaseValue?] = []
+      var nonUTF8TextColumns: [Int] = []
       values.reserveCapacity(count)
       for column in 0..<count {
         var value: OpaquePointer?
         let rc = read(iterator, Int32(column), &value)
         guard rc == SQLITE_OK else { throw sessionError(rc) }
-        values.append(try value.map(DatabaseValue.init(strictSQLiteValue:)))
+        guard let value else {
+          values.append(nil)
+          continue
+        }
+        let (read, isNonUTF8Text) = try DatabaseValue.changesetValue(value)
+        values.append(read)
+        if isNonUTF8Text { nonUTF8TextColumns.append(column) }
       }
-      return values
+      return (values, nonUTF8TextColumns)
+    }
+  }
+
+  extension DatabaseValue {
+    /// Reads a value of a changeset without failing on any value SQLite accepts: TEXT that is not valid
+    /// UTF-8, which a `String` cannot hold, is `.blob` of its bytes with `isNonUTF8Text` true.
+    static func changesetValue(_ value: OpaquePointer) throws -> (value: DatabaseValue, isNonUTF8Text: Bool) {
+      guard sqlite3_value_type(value) == SQLITE_TEXT else {
+        return (try DatabaseValue(strictSQLiteValue: value), false)
+      }
+      // NULL for TEXT: SQLite ran out of memory; do not read the length then.
+      guard let bytes = sqlite3_value_text(value) else {
+        throw SQLiteError(code: .noMemory, message: "Out of memory reading a changeset value as text")
+      }
+      let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+      if let string = String.validatingUTF8(text) { return (.text(string), false) }
+      return (.blob(Data(buffer: text)), true)
     }
   }
 
@@ -340,9 +372,13 @@
     /// Reads `changeset`; with `inverted`, reads the operations of its inverse
     /// (`SQLITE_CHANGESETSTART_INVERT`).
     ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` when the bytes are corrupt or truncated (they are
+    ///   checked whole before the first read), `SQLITE_MISUSE` for a patchset read `inverted`.
+    ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(_ changeset: some ChangesetProtocol, inverted: Bool = false) throws {
       let size = try cInt(count: changeset.data.count)
+      _ = try ChangesetValidator.validate(changeset.data, inverting: inverted)
       let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size_t(size), 1), alignment: 8)
       _ = changeset.data.copyBytes(to: buffer)
       self.buffer = buffer
@@ -355,10 +391,12 @@
     }
 
     /// Reads a changeset or patchset from `input` as it is needed (`sqlite3changeset_start_v2_strm`).
+    /// The bytes are checked as they are read: ``next()`` throws `SQLITE_CORRUPT` where they stop making
+    /// sense.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(from input: @escaping ChangesetInputStream, inverted: Bool = false) throws {
-      let stream = StreamContext(input: input)
+      let stream = StreamContext(input: input, inverting: inverted)
       self.stream = stream
       self.buffer = nil
       var iterator: OpaquePointer?

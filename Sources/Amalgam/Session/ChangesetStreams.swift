@@ -101,14 +101,23 @@
   }
 
   /// Carries a Swift stream through SQLite's C callback, and the first error the stream threw.
+  ///
+  /// An input stream's bytes go through a ``ChangesetValidator`` on their way to SQLite: bytes that do
+  /// not form a changeset (or a truncated end) make the callback fail before SQLite reads them, and
+  /// ``error`` holds the validator's `SQLITE_CORRUPT` error.
   final class StreamContext {
     let input: ChangesetInputStream?
     let output: ChangesetOutputStream?
     var error: (any Error)?
+    /// Checks the input's bytes; its runs are the tables read so far.
+    private(set) var validator: ChangesetValidator
 
-    init(input: ChangesetInputStream? = nil, output: ChangesetOutputStream? = nil) {
+    /// A context for an input stream (`input`) or an output stream. `inverting` refuses patchsets, for
+    /// an inverted read or apply.
+    init(input: ChangesetInputStream? = nil, output: ChangesetOutputStream? = nil, inverting: Bool = false) {
       self.input = input
       self.output = output
+      self.validator = ChangesetValidator(inverting: inverting)
     }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -131,6 +140,11 @@
             guard read >= 0 && read <= capacity else {
               throw SQLiteError(
                 code: .misuse, message: "A changeset input stream returned \(read) for a buffer of \(capacity) bytes")
+            }
+            if read == 0 {
+              try context.validator.finish()
+            } else {
+              try context.validator.consume(UnsafeRawBufferPointer(start: data, count: read))
             }
             count.pointee = Int32(read)
             return SQLITE_OK
@@ -175,6 +189,15 @@
     default: text = message
     }
     return SQLiteError(code: ResultCode(rawValue: rc), message: text)
+  }
+
+  /// The error for `rc` from a session function called with `database`'s connection: SQLite's error when
+  /// the connection reports this failure, else one with `message` (or, without one, the code's
+  /// description). Most session functions return a code without setting the connection's error, whose
+  /// message would then be that of the last statement, often "not an error".
+  func sessionError(_ rc: Int32, on database: Database, message: String? = nil) -> any Error {
+    if let handle = database.connection, sqlite3_errcode(handle) & 0xff == rc & 0xff { return database.error(rc) }
+    return sessionError(rc, message: message)
   }
 
   /// Takes ownership of a buffer that a session function allocated with `sqlite3_malloc`.

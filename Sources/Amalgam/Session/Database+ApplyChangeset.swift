@@ -73,11 +73,82 @@
     /// The change being applied; `nil` for ``Kind/foreignKey``, which concerns the whole changeset.
     public let change: ChangesetOperation?
     /// The row in the target database that conflicts, for ``Kind/data`` and ``Kind/conflict``
-    /// (`sqlite3changeset_conflict`); else `nil`.
+    /// (`sqlite3changeset_conflict`); else `nil`. TEXT that is not valid UTF-8 is given as
+    /// ``DatabaseValue/blob(_:)`` of its bytes, its column listed in ``conflictingNonUTF8TextColumns``.
     public let conflictingValues: [DatabaseValue]?
+    /// The indices, in ascending order, of the ``conflictingValues`` that are TEXT which is not valid
+    /// UTF-8, given as ``DatabaseValue/blob(_:)`` of the text's bytes. Usually empty.
+    public let conflictingNonUTF8TextColumns: [Int]
     /// The number of foreign-key violations, for ``Kind/foreignKey`` (`sqlite3changeset_fk_conflicts`);
     /// else 0.
     public let foreignKeyViolationCount: Int
+  }
+
+  /// The error that ``Database/apply(_:options:tableFilter:onConflict:)`` throws when tables of a
+  /// changeset do not fit the schema of the target database: a table it lacks, one with fewer columns,
+  /// or one with another primary key.
+  ///
+  /// SQLite's apply skips the changes of such a table without an error (it reports the table only to
+  /// the error log, `sqlite3_log`). Amalgam checks each table the way SQLite does as the apply reaches
+  /// it, lets SQLite skip the ones that do not fit, then undoes the whole apply (unless
+  /// ``ChangesetApplyOptions/noSavepoint`` is given) and throws this error, which names every such table.
+  /// To apply the rest deliberately, leave these tables out with the table filter:
+  ///
+  /// ```swift
+  /// do {
+  ///   try replica.apply(changeset)
+  /// } catch let mismatch as ChangesetSchemaMismatch {
+  ///   let skipped = Set(mismatch.tables.map(\.name))
+  ///   try replica.apply(changeset, tableFilter: { !skipped.contains($0) }) { _ in .abort }
+  /// }
+  /// ```
+  ///
+  /// A table that the table filter rejects is never checked, and never reported here.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
+  public struct ChangesetSchemaMismatch: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why a table of a changeset does not fit the target database, as SQLite's apply decides it.
+    public enum Reason: Hashable, Sendable, CustomStringConvertible {
+      /// The main database has no table of that name.
+      case noSuchTable
+      /// The table has fewer columns than the changeset records.
+      case tooFewColumns(database: Int, changeset: Int)
+      /// The table's primary key is not the changeset's: other columns, or the same in another order.
+      /// (A table without a declared primary key counts its rowid as a first, primary-key column.)
+      case primaryKeyMismatch
+
+      /// The reason in words: "the database has no such table".
+      public var description: String {
+        switch self {
+        case .noSuchTable: "the database has no such table"
+        case let .tooFewColumns(database, changeset):
+          "the database's table has \(database) column(s), the changeset records \(changeset)"
+        case .primaryKeyMismatch: "the database's table has another primary key"
+        }
+      }
+    }
+
+    /// A table of the changeset whose changes were not applied.
+    public struct Table: Hashable, Sendable {
+      /// The table's name, as the changeset spells it.
+      public let name: String
+      /// Why it does not fit.
+      public let reason: Reason
+      /// How many changes of the changeset it has.
+      public let changeCount: Int
+    }
+
+    /// The tables that do not fit, in the changeset's order.
+    public let tables: [Table]
+
+    /// Names each table, its number of changes and the reason.
+    public var description: String {
+      let count = tables.reduce(0) { $0 + $1.changeCount }
+      let list = tables.map { table in "table \"\(table.name)\" (\(table.changeCount) change(s)): \(table.reason)" }
+      return
+        "\(count) change(s) of the changeset do not fit the database's schema: "
+        + list.joined(separator: "; ")
+    }
   }
 
   /// What a conflict handler decides (`SQLITE_CHANGESET_OMIT`, `_REPLACE`, `_ABORT`).
@@ -94,16 +165,28 @@
     case abort
   }
 
-  /// The closures of one apply, and the first error one of them threw.
+  /// The closures of one apply, the first error one of them threw, and the tables that do not fit.
   private final class ApplyContext {
     let tableFilter: ((String) throws -> Bool)?
     let onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     var error: (any Error)?
+    /// The connection applied to, whose schema the table filter callback checks.
+    let connection: OpaquePointer
+    /// The table runs of the changeset read so far: all of them for bytes in memory, those the input
+    /// stream delivered for a stream.
+    let runs: () -> [ChangesetValidator.TableRun]
+    /// The index in `runs()` of the next run that SQLite's apply may reach.
+    var nextRun = 0
+    /// The runs that do not fit the target, with the reason.
+    var mismatches: [(run: Int, reason: ChangesetSchemaMismatch.Reason)] = []
 
     init(
+      connection: OpaquePointer, runs: @escaping () -> [ChangesetValidator.TableRun],
       tableFilter: ((String) throws -> Bool)?,
       onConflict: @escaping (ChangesetConflict) throws -> ChangesetConflictResolution
     ) {
+      self.connection = connection
+      self.runs = runs
       self.tableFilter = tableFilter
       self.onConflict = onConflict
     }
@@ -112,12 +195,103 @@
       pointer.map { Unmanaged<ApplyContext>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// SQLite's apply calls its filter once per run of changes to one table, in order (skipping runs
+    /// made only of updates that change nothing); this finds the run named `table`.
+    private func reachRun(named table: UnsafePointer<CChar>) -> Int? {
+      var name: [UInt8] = []
+      var byte = table
+      while byte.pointee != 0 {
+        name.append(UInt8(bitPattern: byte.pointee))
+        byte += 1
+      }
+      let runs = runs()
+      while nextRun < runs.count {
+        defer { nextRun += 1 }
+        if ChangesetValidator.sameTable(runs[nextRun].name, name) { return nextRun }
+      }
+      return nil
+    }
+
+    /// Why SQLite's apply skips `run`, or `nil` when it applies it: the checks of
+    /// `sessionChangesetApply`, on the columns that `sessionTableInfo` reads, in SQLite 3.53.4.
+    private func mismatch(of run: ChangesetValidator.TableRun) throws -> ChangesetSchemaMismatch.Reason? {
+      let target = try primaryKeyOfTarget(run.name)
+      if target.isEmpty { return .noSuchTable }
+      if target.count < run.columnCount { return .tooFewColumns(database: target.count, changeset: run.columnCount) }
+      let keyColumns = (target.lastIndex { $0 != 0 } ?? -1) + 1
+      if run.columnCount < keyColumns || Array(target.prefix(run.columnCount)) != run.primaryKey {
+        return .primaryKeyMismatch
+      }
+      return nil
+    }
+
+    /// The primary-key bytes of table `name` of the main database as SQLite's apply reads them, one per
+    /// column (the position in the key, 0 for other columns); empty when there is no such table. Hidden
+    /// and generated columns do not count; a table without a declared key gets its rowid as a first,
+    /// key column; `sqlite_stat1` has the key (tbl, idx).
+    private func primaryKeyOfTarget(_ name: [UInt8]) throws -> [UInt8] {
+      let cName = name + [0]
+      if ChangesetValidator.sameTable(name, Array("sqlite_stat1".utf8)) {
+        let rc = cName.withUnsafeBufferPointer { name in
+          name.withMemoryRebound(to: CChar.self) { name in
+            sqlite3_table_column_metadata(connection, "main", name.baseAddress, nil, nil, nil, nil, nil, nil)
+          }
+        }
+        if rc == SQLITE_ERROR { return [] }
+        if rc != SQLITE_OK { throw SQLiteError(resultCode: rc, connection: connection) }
+        return [1, 2, 0]
+      }
+      let sql = "SELECT pk, hidden FROM pragma_table_xinfo(?1, 'main')"
+      var statement: OpaquePointer?
+      var rc = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+      defer { sqlite3_finalize(statement) }
+      guard rc == SQLITE_OK, let statement else { throw SQLiteError(resultCode: rc, connection: connection, sql: sql) }
+      rc = cName.withUnsafeBufferPointer { name in
+        name.withMemoryRebound(to: CChar.self) { name in
+          sqlite3_bind_text(statement, 1, name.baseAddress, Int32(name.count - 1), transientDestructor)
+        }
+      }
+      guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection, sql: sql) }
+      var key: [UInt8] = []
+      var hasDeclaredKey = false
+      rc = sqlite3_step(statement)
+      while rc == SQLITE_ROW {
+        // SQLite reads both as an `int` and keeps the low byte of the key position.
+        let position = Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 0))
+        if position != 0 { hasDeclaredKey = true }
+        if sqlite3_column_int64(statement, 1) == 0 { key.append(UInt8(truncatingIfNeeded: position)) }
+        rc = sqlite3_step(statement)
+      }
+      guard rc == SQLITE_DONE else { throw SQLiteError(resultCode: rc, connection: connection, sql: sql) }
+      if !key.isEmpty && !hasDeclaredKey { key.insert(1, at: 0) }
+      return key
+    }
+
+    /// The error for the runs that do not fit, once the apply has read the whole changeset.
+    func mismatchError() -> ChangesetSchemaMismatch? {
+      guard !mismatches.isEmpty else { return nil }
+      let runs = runs()
+      return ChangesetSchemaMismatch(
+        tables: mismatches.map { mismatch in
+          let run = runs[mismatch.run]
+          return .init(name: run.tableName, reason: mismatch.reason, changeCount: run.changeCount)
+        })
+    }
+
+    /// The table filter: the user's filter first, then the schema check, so that a table the user
+    /// leaves out is neither checked nor reported.
     static let filterCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32 = {
       pointer, table in
-      guard let context = ApplyContext.from(pointer), context.error == nil else { return 0 }
-      guard let filter = context.tableFilter else { return 1 }
+      guard let context = ApplyContext.from(pointer), context.error == nil, let table else { return 0 }
+      let run = context.reachRun(named: table)
       do {
-        return try filter(hookString(table) ?? "") ? 1 : 0
+        if let filter = context.tableFilter, try !filter(String(cString: table)) { return 0 }
+        guard let run else { return 1 }
+        if let reason = try context.mismatch(of: context.runs()[run]) {
+          context.mismatches.append((run, reason))
+          return 0
+        }
+        return 1
       } catch {
         context.error = error
         return 0
@@ -132,6 +306,7 @@
       do {
         var change: ChangesetOperation?
         var conflicting: [DatabaseValue]?
+        var conflictingNonUTF8Text: [Int] = []
         var violations: Int32 = 0
         if kind == .foreignKey {
           _ = sqlite3changeset_fk_conflicts(iterator, &violations)
@@ -139,16 +314,14 @@
           let operation = try ChangesetOperation(iterator: iterator)
           change = operation
           if kind == .data || kind == .conflict {
-            conflicting = try (0..<operation.columnCount).map { column in
-              var value: OpaquePointer?
-              let rc = sqlite3changeset_conflict(iterator, Int32(column), &value)
-              guard rc == SQLITE_OK else { throw sessionError(rc) }
-              return try value.map(DatabaseValue.init(strictSQLiteValue:)) ?? .null
-            }
+            let row = try ChangesetOperation.values(iterator, operation.columnCount, sqlite3changeset_conflict)
+            conflicting = row.values.map { $0 ?? .null }
+            conflictingNonUTF8Text = row.nonUTF8TextColumns
           }
         }
         let conflict = ChangesetConflict(
-          kind: kind, change: change, conflictingValues: conflicting, foreignKeyViolationCount: Int(violations))
+          kind: kind, change: change, conflictingValues: conflicting,
+          conflictingNonUTF8TextColumns: conflictingNonUTF8Text, foreignKeyViolationCount: Int(violations))
         switch try context.onConflict(conflict) {
         case .omit: return SQLITE_CHANGESET_OMIT
         case .abort: return SQLITE_CHANGESET_ABORT
@@ -179,19 +352,31 @@
     /// ```
     ///
     /// Unless `options` holds ``ChangesetApplyOptions/noSavepoint``, the apply runs in a savepoint: when a
-    /// handler answers ``ChangesetConflictResolution/abort``, a closure throws, or the changeset is
-    /// corrupt, every change of this apply is undone and the database is as it was.
+    /// handler answers ``ChangesetConflictResolution/abort``, a closure throws, a table does not fit the
+    /// database's schema, or the changeset is corrupt, every change of this apply is undone and the
+    /// database is as it was. Bytes in memory are checked whole before anything is applied.
+    ///
+    /// A table of the changeset that the database lacks, or whose columns or primary key differ (fewer
+    /// columns, another key), cannot be applied. SQLite skips such a table silently; Amalgam throws
+    /// ``ChangesetSchemaMismatch``, naming every such table, and undoes the apply. Leave such tables
+    /// out with `tableFilter` to apply the rest. A changeset whose tables all fit applies exactly as
+    /// SQLite applies it.
+    ///
+    /// The conflict handler and the table filter run while SQLite's apply is under way: they may read
+    /// and write this database (what they write is part of the apply, and undone with it), but they must
+    /// not close it, which would free what the apply is using: ``close()`` throws `SQLITE_MISUSE` there.
     ///
     /// - Parameters:
     ///   - changeset: the changes to apply.
     ///   - options: apply flags.
-    ///   - tableFilter: called once per table in the changeset; changes to tables it rejects are skipped.
-    ///     `nil` applies every table.
-    ///   - onConflict: decides each conflict. It may run SQL on this database. ``apply(_:options:)``
-    ///     aborts on any conflict.
+    ///   - tableFilter: called once per table in the changeset, in order; changes to tables it rejects
+    ///     are skipped (and not checked against the schema). `nil` applies every table.
+    ///   - onConflict: decides each conflict. It may run SQL on this database, but not close it.
+    ///     ``apply(_:options:)`` aborts on any conflict.
     /// - Returns: the rebase data (``Rebaser/configure(_:)``).
     /// - Throws: ``SQLiteError`` with `SQLITE_ABORT` when a handler aborted, `SQLITE_CORRUPT` for corrupt
-    ///   input, or SQLite's error; the error a closure threw.
+    ///   input (`SQLITE_MISUSE` for a patchset with ``ChangesetApplyOptions/invert``), or SQLite's error;
+    ///   ``ChangesetSchemaMismatch`` for tables that do not fit; the error a closure threw.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
     @discardableResult
@@ -201,7 +386,8 @@
       onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
       let size = try cInt(count: changeset.data.count)
-      return try applying(tableFilter: tableFilter, onConflict: onConflict) {
+      let runs = try ChangesetValidator.validate(changeset.data, inverting: options.contains(.invert))
+      return try applying(options: options, runs: { runs }, tableFilter: tableFilter, onConflict: onConflict) {
         connection, context, rebase, rebaseCount in
         changeset.data.withUnsafeBytes { bytes in
           sqlite3changeset_apply_v2(
@@ -214,7 +400,8 @@
 
     /// Applies a changeset or patchset read from `input` as it is needed
     /// (`sqlite3changeset_apply_v2_strm`), for changesets larger than memory. See
-    /// ``apply(_:options:tableFilter:onConflict:)``.
+    /// ``apply(_:options:tableFilter:onConflict:)``. The bytes are checked as they are read: corrupt or
+    /// truncated input throws `SQLITE_CORRUPT`, and the savepoint undoes what was applied before it.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_apply.html>
     @discardableResult
@@ -223,10 +410,12 @@
       tableFilter: ((_ table: String) throws -> Bool)? = nil,
       onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution
     ) throws -> Data {
-      let stream = StreamContext(input: input)
+      let stream = StreamContext(input: input, inverting: options.contains(.invert))
       return try withExtendedLifetime(stream) {
-        try applying(tableFilter: tableFilter, onConflict: onConflict, stream: stream) {
-          connection, context, rebase, rebaseCount in
+        try applying(
+          options: options, runs: { stream.validator.runs }, tableFilter: tableFilter, onConflict: onConflict,
+          stream: stream
+        ) { connection, context, rebase, rebaseCount in
           sqlite3changeset_apply_v2_strm(
             connection, StreamContext.inputCallback, stream.pointer, ApplyContext.filterCallback,
             ApplyContext.conflictCallback, context, rebase, rebaseCount, options.rawValue)
@@ -254,7 +443,13 @@
       try applyChangeset(from: input, options: options, tableFilter: nil) { _ in .abort }
     }
 
+    /// The savepoint that undoes an apply that SQLite completed but that fails in Swift: a table that
+    /// does not fit, or an error thrown by the table filter, which SQLite gives no way to report.
+    private static let applySavepoint = "amalgam_changeset_apply"
+
     private func applying(
+      options: ChangesetApplyOptions,
+      runs: @escaping () -> [ChangesetValidator.TableRun],
       tableFilter: ((String) throws -> Bool)?,
       onConflict: (ChangesetConflict) throws -> ChangesetConflictResolution,
       stream: StreamContext? = nil,
@@ -264,19 +459,37 @@
       ) -> Int32
     ) throws -> Data {
       try withoutActuallyEscaping(onConflict) { onConflict in
-        let context = ApplyContext(tableFilter: tableFilter, onConflict: onConflict)
-        return try connectionBox.withHandle { connection in
+        let box = connectionBox
+        return try box.withHandle { connection in
+          let context = ApplyContext(
+            connection: connection, runs: runs, tableFilter: tableFilter, onConflict: onConflict)
+          let usesSavepoint = !options.contains(.noSavepoint)
+          if usesSavepoint { try execute(sql: "SAVEPOINT \(Self.applySavepoint)") }
+          // The handler and the filter may run SQL, but closing the connection would free the statements
+          // and buffers of the apply under way.
+          let previous = box.closeRefusedDuring
+          box.closeRefusedDuring = "the conflict handler or table filter of a changeset apply"
           var rebase: UnsafeMutableRawPointer?
           var rebaseCount: Int32 = 0
           let rc = withExtendedLifetime(context) {
             apply(connection, Unmanaged.passUnretained(context).toOpaque(), &rebase, &rebaseCount)
           }
+          box.closeRefusedDuring = previous
           let rebaseData = takeSQLiteBuffer(rebase, count: rebaseCount)
-          if let error = context.error ?? stream?.error { throw error }
-          if rc != SQLITE_OK {
-            if rc == SQLITE_CORRUPT { throw sessionError(rc) }
-            throw error(rc)
+          var failure: (any Error)? = context.error ?? stream?.error
+          if failure == nil && rc != SQLITE_OK { failure = rc == SQLITE_CORRUPT ? sessionError(rc) : error(rc) }
+          if failure == nil { failure = context.mismatchError() }
+          if usesSavepoint {
+            if failure == nil {
+              do { try execute(sql: "RELEASE \(Self.applySavepoint)") } catch { failure = error }
+            }
+            if failure != nil {
+              // What SQLite's apply does for its own savepoint; a failure here leaves `failure` to report.
+              try? execute(sql: "ROLLBACK TO \(Self.applySavepoint)")
+              try? execute(sql: "RELEASE \(Self.applySavepoint)")
+            }
           }
+          if let failure { throw failure }
           return rebaseData
         }
       }

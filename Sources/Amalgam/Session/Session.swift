@@ -79,8 +79,9 @@
     public let schema: String
     /// The `sqlite3_session*`, or `nil` once deleted.
     private var handle: OpaquePointer?
-    /// The table filter's closure, which SQLite holds a raw pointer to.
-    private var tableFilter: HookBox<(String) -> Bool>?
+    /// The table filter SQLite calls when ``attach(_:)`` attached every table, which it holds a raw
+    /// pointer to: it leaves out shadow tables, then asks the filter of ``setTableFilter(_:)``.
+    private let tableFilter: SessionTableFilter
 
     /// Starts a session on `schema` of `database` (`sqlite3session_create`). It records nothing until a
     /// table is attached with ``attach(_:)``.
@@ -102,10 +103,12 @@
           code: .misuse,
           message: "The pre-update hook is set on this connection; remove it before creating a session")
       }
+      let tableFilter = SessionTableFilter(connection: box, schema: schema)
+      self.tableFilter = tableFilter
       handle = try box.withHandle { connection in
         var session: OpaquePointer?
         let rc = sqlite3session_create(connection, schema, &session)
-        guard rc == SQLITE_OK, let session else { throw box.error(rc) }
+        guard rc == SQLITE_OK, let session else { throw sessionError(rc, on: database) }
         return session
       }
       registry.sessions.append(WeakSession(self))
@@ -138,32 +141,35 @@
     /// Starts recording changes to `table`, or to every table of the schema when `table` is `nil`,
     /// including tables created later (`sqlite3session_attach`). Attaching a table twice does nothing.
     ///
+    /// Every table, with `nil`, leaves out the shadow tables of virtual tables (such as FTS5's
+    /// `x_data`, `x_idx`, `x_content`, `x_docsize` and `x_config`, the tables `pragma_table_list`
+    /// reports with type `shadow`): the virtual table maintains them, so a replica's own virtual table
+    /// (filled by its triggers, or by the content table it indexes) would conflict with their changes.
+    /// SQLite's `sqlite3session_attach(session, NULL)` records them too; Amalgam leaves them out with
+    /// the session's table filter. Attach a shadow table by name to record it anyway.
+    ///
     /// - Throws: ``DatabaseError/databaseClosed`` or SQLite's error.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_attach.html>
     public func attach(_ table: String? = nil) throws {
       try withSession { session, _ in
+        // Installing a filter also turns on recording every table, as attaching `NULL` does.
+        if table == nil { sqlite3session_table_filter(session, SessionTableFilter.callback, tableFilter.userData) }
         let rc = sqlite3session_attach(session, table)
-        if rc != SQLITE_OK { throw database.error(rc) }
+        if rc != SQLITE_OK { throw sessionError(rc, on: database) }
       }
     }
 
     /// With every table attached (``attach(_:)`` with `nil`), records only the tables for which `filter`
     /// returns true (`sqlite3session_table_filter`). The filter is asked once per table, the first
-    /// time it changes; it must not use the database.
+    /// time it changes; it must not use the database. Shadow tables are left out before it is asked.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_table_filter.html>
     public func setTableFilter(_ filter: @escaping (_ table: String) -> Bool) throws {
-      let box = HookBox(filter)
       try withSession { session, _ in
-        sqlite3session_table_filter(
-          session,
-          { userData, table in
-            guard let userData else { return 1 }
-            return HookBox<(String) -> Bool>.from(userData).callback(hookString(table) ?? "") ? 1 : 0
-          }, box.userData)
+        tableFilter.userFilter = filter
+        sqlite3session_table_filter(session, SessionTableFilter.callback, tableFilter.userData)
       }
-      tableFilter = box
     }
 
     /// Turns an option on or off (`sqlite3session_object_config`). Options must be set before the
@@ -246,24 +252,31 @@
     /// let changes = try session.changeset()   // turns old.notes into main.notes
     /// ```
     ///
-    /// - Throws: ``SQLiteError`` with SQLite's message (`SQLITE_SCHEMA` when the tables differ).
+    /// - Throws: ``SQLiteError`` with SQLite's message: `SQLITE_SCHEMA` when the tables differ, or when
+    ///   either schema lacks the table.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_diff.html>
     public func diff(fromSchema: String, table: String) throws {
+      // SQLite returns success, having recorded nothing, for a table this session's schema lacks.
+      let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
+        .bind(parameterValues: [table, schema]).front(Int.self)
+      if (columns ?? 0) == 0 { throw SQLiteError(code: .schema, message: "no such table: \(schema).\(table)") }
       try attach(table)
       try withSession { session, _ in
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3session_diff(session, fromSchema, table, &message)
         let text = takeSQLiteMessage(message)
         if rc != SQLITE_OK {
-          throw SQLiteError(code: ResultCode(rawValue: rc), message: text ?? database.error(rc).message)
+          if let text { throw SQLiteError(code: ResultCode(rawValue: rc), message: text) }
+          throw sessionError(rc, on: database)
         }
       }
     }
 
     /// The changes recorded so far, as a changeset (`sqlite3session_changeset`). Recording goes on.
     ///
-    /// - Throws: ``DatabaseError/databaseClosed`` or SQLite's error.
+    /// - Throws: ``DatabaseError/databaseClosed``; ``SQLiteError`` with `SQLITE_SCHEMA` when a recorded
+    ///   table was dropped, lost a column or changed its primary key since; or SQLite's error.
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_changeset.html>
     public func changeset() throws -> Changeset {
@@ -286,9 +299,19 @@
         var bytes: UnsafeMutableRawPointer?
         let rc = produce(session, &count, &bytes)
         let data = takeSQLiteBuffer(bytes, count: count)
-        if rc != SQLITE_OK { throw database.error(rc) }
+        if rc != SQLITE_OK { throw outputError(rc) }
         return data
       }
+    }
+
+    /// The error for `rc` from `sqlite3session_changeset` and its siblings, which set no message for
+    /// the schema change that stops them.
+    private func outputError(_ rc: Int32) -> any Error {
+      sessionError(
+        rc, on: database,
+        message: rc == SQLITE_SCHEMA
+          ? "A table this session recorded was dropped, lost a column or changed its primary key since its "
+            + "changes were recorded; they can no longer be written as a changeset" : nil)
     }
 
     /// Writes the changeset to `output` in chunks, without building it in memory
@@ -315,10 +338,52 @@
     ) throws {
       let sink = StreamContext(output: output)
       try withSession { session, _ in
-        try withStreams([sink], error: { database.error($0) }) {
+        try withStreams([sink], error: outputError) {
           produce(session, StreamContext.outputCallback, sink.pointer)
         }
       }
+    }
+  }
+
+  /// The table filter of a session (`sqlite3session_table_filter`), which SQLite asks about each table
+  /// the first time it changes, when every table is attached.
+  final class SessionTableFilter {
+    /// The connection, to look up the table; it outlives the session's `sqlite3_session*`.
+    private let connection: Connection
+    /// The schema the session records.
+    private let schema: String
+    /// The filter of `Session.setTableFilter`, asked after shadow tables are left out.
+    var userFilter: ((String) -> Bool)?
+
+    init(connection: Connection, schema: String) {
+      self.connection = connection
+      self.schema = schema
+    }
+
+    /// The C user data, which does not retain the filter: the session does.
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32 = {
+      userData, table in
+      guard let userData, let table else { return 1 }
+      let filter = Unmanaged<SessionTableFilter>.fromOpaque(userData).takeUnretainedValue()
+      if filter.isShadowTable(table) { return 0 }
+      return filter.userFilter.map { $0(String(cString: table)) ? 1 : 0 } ?? 1
+    }
+
+    /// True when `pragma_table_list` reports `table` as a shadow table. SQLite calls the filter while
+    /// it records a change, and then reads the table's columns with a statement of its own; this
+    /// query reads the schema the same way. If it fails, the table is recorded.
+    private func isShadowTable(_ table: UnsafePointer<CChar>) -> Bool {
+      guard let handle = connection.handle else { return false }
+      var statement: OpaquePointer?
+      let sql = "SELECT 1 FROM pragma_table_list(?1) WHERE schema = ?2 COLLATE NOCASE AND type = 'shadow'"
+      guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return false }
+      defer { sqlite3_finalize(statement) }
+      guard sqlite3_bind_text(statement, 1, table, -1, transientDestructor) == SQLITE_OK,
+        sqlite3_bind_text(statement, 2, schema, -1, transientDestructor) == SQLITE_OK
+      else { return false }
+      return sqlite3_step(statement) == SQLITE_ROW
     }
   }
 

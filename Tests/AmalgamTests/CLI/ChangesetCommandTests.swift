@@ -154,6 +154,99 @@
       }
     }
 
+    @Test func diffSkipsTablesThatAreOnlyInToAndSaysSo() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        let (from, to) = try makeDatabases(in: directory)
+        try Database(path: to).batch(sql: "CREATE TABLE fresh(id INTEGER PRIMARY KEY); INSERT INTO fresh VALUES (1);")
+        let changes = directory.appendingPathComponent("changes.bin").path
+        let diff = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        #expect(diff.status == 0)
+        #expect(diff.stderr == "amalgam: note: table fresh of \(to) is not in \(from); skipped\n")
+        #expect(try Set(Changeset(contentsOfFile: changes).operations().map(\.table)) == ["item", "other"])
+        // Named with --table, such a table is an error, as the help says.
+        let named = try await Tool.run(["changeset", "diff", from, to, "--table", "fresh"])
+        #expect(named.status == 1)
+        #expect(named.stderr.hasPrefix("amalgam: error: Table fresh of \(to) is not in \(from)\n"))
+      }
+    }
+
+    @Test func applyCountsAndNamesTheChangesOfTablesThatDoNotFit() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        let (from, to) = try makeDatabases(in: directory)
+        let changes = directory.appendingPathComponent("changes.bin").path
+        _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        let target = directory.appendingPathComponent("target.db").path
+        try Database(path: target).batch(
+          sql: """
+            CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT);
+            INSERT INTO item VALUES (1, 'pen'), (2, 'ink'), (3, 'pad');
+            """)
+        let apply = try await Tool.run(["changeset", "apply", target, changes])
+        #expect(apply.status == 1)
+        #expect(apply.stdout == "")
+        #expect(
+          apply.stderr == """
+            amalgam: error: 4 of 4 change(s) do not fit the schema of \(target); nothing was applied, \(target) is \
+            unchanged
+              table item: 3 change(s); the database's table has 2 column(s), the changeset records 3
+              table other: 1 change(s); the database has no such table
+
+            """)
+        #expect(try Database(path: target).prepare(sql: "SELECT count(*) FROM item").front(Int.self) == 3)
+      }
+    }
+
+    @Test func textThatIsNotUTF8IsShownEscapedAndApplied() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        let from = directory.appendingPathComponent("from.db").path
+        let to = directory.appendingPathComponent("to.db").path
+        for path in [from, to] {
+          try Database(path: path).execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT)")
+        }
+        try Database(path: to).execute(sql: "INSERT INTO t VALUES (1, CAST(x'fffe41' AS TEXT)), (2, 'it''s')")
+        let changes = directory.appendingPathComponent("changes.bin").path
+        _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        let show = try await Tool.run(["changeset", "show", changes])
+        #expect(show.status == 0)
+        #expect(show.stdout == "INSERT t (1, '\\xFF\\xFEA')\nINSERT t (2, 'it''s')\n")
+        let json = try await Tool.run(["changeset", "show", changes, "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"1\": \"\u{FFFD}\u{FFFD}A\""))
+        let apply = try await Tool.run(["changeset", "apply", from, changes])
+        #expect(apply.status == 0)
+        #expect(apply.stdout == "applied 2 of 2 change(s) to \(from)\n")
+        let body = try Database(path: from).prepare(sql: "SELECT typeof(body) || ' ' || hex(body) FROM t WHERE id = 1")
+        #expect(try body.front(String.self) == "text FFFE41")
+        // A conflict on such a row is reported with the text escaped, and the apply goes on.
+        try Database(path: from).execute(sql: "UPDATE t SET body = CAST(x'fffe42' AS TEXT) WHERE id = 1")
+        let again = try await Tool.run(["changeset", "apply", from, changes, "--on-conflict", "omit"])
+        #expect(again.status == 0)
+        #expect(
+          again.stdout.hasPrefix(
+            "conflict (conflict): INSERT t (1, '\\xFF\\xFEA'); row in the database: (1, '\\xFF\\xFEB') -> omitted\n"))
+      }
+    }
+
+    @Test func everyCommandReportsBytesThatMadeSQLiteReadPastTheEnd() async throws {
+      try await CommandLineToolTests.withTemporaryDirectory { directory in
+        // An insert into t(id INTEGER PRIMARY KEY, name TEXT, note TEXT) that stops after its second value.
+        let bytes: [UInt8] =
+          [0x54, 0x03, 0x01, 0x00, 0x00, 0x74, 0x00, 0x12, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x03, 0x01, 0x61]
+        let file = directory.appendingPathComponent("cut.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let database = directory.appendingPathComponent("t.db").path
+        try Database(path: database).execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT)")
+        for arguments in [["show", file], ["apply", database, file], ["invert", file], ["concat", file, file]] {
+          let result = try await Tool.run(["changeset"] + arguments)
+          #expect(result.status == 1, "\(arguments)")
+          #expect(
+            result.stderr.hasPrefix(
+              "amalgam: error: The changeset is corrupt or truncated: it ends after 21 bytes, inside a change to "
+                + "table \"t\"\n"), "\(arguments)")
+        }
+      }
+    }
+
     @Test func corruptFilesAndBadArgumentsAreReported() async throws {
       try await CommandLineToolTests.withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
@@ -164,7 +257,7 @@
         let before = try rows(from)
         let apply = try await Tool.run(["changeset", "apply", from, changes])
         #expect(apply.status == 1)
-        #expect(apply.stderr.hasPrefix("amalgam: error: The changeset is corrupt or truncated\n"))
+        #expect(apply.stderr.hasPrefix("amalgam: error: The changeset is corrupt or truncated: it ends after "))
         #expect(try rows(from) == before)
 
         let unknown = try await Tool.run(["changeset", "apply", from, changes, "--on-conflict", "maybe"])

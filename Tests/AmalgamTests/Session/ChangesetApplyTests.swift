@@ -235,6 +235,50 @@
       #expect(try coreScalar(target, "SELECT note FROM item WHERE id = 7", as: String.self) == "merged")
     }
 
+    @Test func closingTheDatabaseInsideTheConflictHandlerIsRefused() throws {
+      let source = try makeSessionDatabase()
+      let changeset = try recordChangeset(source, "INSERT INTO item VALUES (7, 'theirs', 1, NULL)")
+      let target = try makeSessionDatabase()
+      try target.execute(sql: "INSERT INTO item VALUES (7, 'ours', 2, NULL)")
+      var closeError: (any Error)?
+      var seenName: String?
+      try target.apply(changeset) { _ in
+        do { try target.close() } catch { closeError = error }
+        // Reading (and writing) the database is still allowed.
+        seenName = try coreScalar(target, "SELECT name FROM item WHERE id = 7", as: String.self)
+        return .omit
+      }
+      #expect(
+        closeError as? SQLiteError
+          == SQLiteError(
+            code: .misuse,
+            message: "The database cannot be closed from inside the conflict handler or table filter of a changeset "
+              + "apply, which goes on using the connection after the callback returns; close it once the "
+              + "operation has returned"))
+      #expect(seenName == "ours")
+      #expect(target.isOpen)
+      try target.close()
+      #expect(!target.isOpen)
+    }
+
+    @Test func closingTheDatabaseInsideTheTableFilterIsRefused() throws {
+      let source = try makeSessionDatabase()
+      let changeset = try recordChangeset(source, "INSERT INTO item VALUES (7, 'theirs', 1, NULL)")
+      let target = try makeSessionDatabase()
+      var closeError: SQLiteError?
+      try target.apply(
+        changeset,
+        tableFilter: { _ in
+          closeError = expectSQLiteError { try target.close() }
+          return true
+        }
+      ) { _ in .abort }
+      #expect(closeError?.code == .misuse)
+      #expect(try coreScalar(target, "SELECT name FROM item WHERE id = 7", as: String.self) == "theirs")
+      // Once the apply returned, closing works.
+      try target.close()
+    }
+
     @Test func applyOptions() throws {
       let source = try makeSessionDatabase()
       let changeset = try recordChangeset(
@@ -510,9 +554,9 @@
       let data = changeset.data
       // Cut inside the last record: reading and applying both throw SQLITE_CORRUPT.
       let cut = Changeset(data: data.dropLast())
-      #expect(throws: SQLiteError(code: .corrupt, message: "The changeset is corrupt or truncated")) {
-        try cut.operations()
-      }
+      let corrupt = expectSQLiteError { _ = try cut.operations() }
+      #expect(corrupt?.code == .corrupt)
+      #expect(corrupt?.message.hasPrefix("The changeset is corrupt or truncated: it ends after ") == true)
       let target = try makeSessionDatabase()
       let before = try sessionContents(target)
       let error = expectSQLiteError { try target.apply(cut) { _ in .omit } }

@@ -66,6 +66,30 @@
       #expect(try replica.prepare(sql: "SELECT count(*) FROM draft").front(Int.self) == 0)
     }
 
+    @Test func schemaMismatchExample() throws {
+      let source = try makeNotes()
+      let changeset = try recordChangeset(
+        source, "UPDATE note SET body = 'bread' WHERE id = 2; INSERT INTO draft VALUES (1, 'never sent');")
+      let replica = try Database()
+      try replica.batch(
+        sql: """
+          CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+          INSERT INTO note VALUES (1, 'milk'), (2, 'eggs'), (3, 'oat milk');
+          """)
+      var caught: ChangesetSchemaMismatch?
+      // Sessions article, tables that do not fit: begin
+      do {
+        try replica.apply(changeset)
+      } catch let mismatch as ChangesetSchemaMismatch {
+        let skipped = Set(mismatch.tables.map(\.name))
+        try replica.apply(changeset, tableFilter: { !skipped.contains($0) }) { _ in .abort }
+        // Sessions article, tables that do not fit: end
+        caught = mismatch
+      }
+      #expect(caught?.tables.map(\.name) == ["draft"])
+      #expect(try notes(replica) == ["milk", "bread", "oat milk"])
+    }
+
     @Test func rebaseExample() throws {
       func replicaDatabase() throws -> Database {
         let db = try Database()
