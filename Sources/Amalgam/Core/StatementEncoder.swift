@@ -228,8 +228,10 @@ final class StatementSink: ParameterSink {
   /// True between ``begin(options:)`` and ``end()``.
   private(set) var isEncoding = false
   /// True when a key that no parameter of the statement has was encoded since ``begin(options:)``:
-  /// ignored by a plain encode, but a record write must not lose a column (see `bindColumns`).
-  private(set) var skippedKey = false
+  /// ignored by a plain encode, but a record write must not lose a column (see `bindColumns`). Only this
+  /// sink's encode touches it, on the statement's thread: no runtime exclusivity check, which would cost
+  /// two calls per record written.
+  @exclusivity(unchecked) private(set) var skippedKey = false
 
   init(statement: Statement) {
     self.statement = .passUnretained(statement)
