@@ -169,9 +169,9 @@ final class ModuleBox {
       methods.xSync = { vtab in transaction(vtab) { try $0.sync() } }
       methods.xCommit = { vtab in transaction(vtab) { try $0.commit() } }
       methods.xRollback = { vtab in transaction(vtab) { try $0.rollback() } }
-      methods.xSavepoint = { vtab, level in transaction(vtab) { try $0.savepoint(level) } }
-      methods.xRelease = { vtab, level in transaction(vtab) { try $0.release(level) } }
-      methods.xRollbackTo = { vtab, level in transaction(vtab) { try $0.rollback(to: level) } }
+      methods.xSavepoint = { vtab, level in transaction(vtab, readsMessage: false) { try $0.savepoint(level) } }
+      methods.xRelease = { vtab, level in transaction(vtab, readsMessage: false) { try $0.release(level) } }
+      methods.xRollbackTo = { vtab, level in transaction(vtab, readsMessage: false) { try $0.rollback(to: level) } }
     }
     methods.xFindFunction = findFunction
     methods.xRename = renameTable
@@ -298,13 +298,13 @@ private func fail(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ error: any Error
   return resultCode(error)
 }
 
-/// ``fail(_:_:)`` for xDestroy and xIntegrity, whose `zErrMsg` SQLite never reads: the message waits in
+/// ``fail(_:_:)`` for xDestroy, xIntegrity, xSavepoint, xRelease and xRollbackTo, whose `zErrMsg` SQLite never reads: the message waits in
 /// the connection for the statement that fails (see `Connection.pendingCallbackError`).
 private func failWithoutMessage(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ box: TableBox, _ error: any Error)
   -> Int32
 {
   let code = fail(vtab, error)
-  box.connection.pendingCallbackError = (code, "virtual table module \"\(box.moduleName)\": \(message(error))")
+  box.connection.pendingCallbackError = (code, message(error))
   return code
 }
 
@@ -482,8 +482,10 @@ private func updateTable(
 }
 
 /// Runs a transaction method of the table (xBegin, xSync, ...).
+/// Runs a transaction callback; `readsMessage` is false for the callbacks whose `zErrMsg` SQLite ignores.
 private func transaction(
-  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ body: (any TransactionalVirtualTableModule) throws -> Void
+  _ vtab: UnsafeMutablePointer<sqlite3_vtab>?, readsMessage: Bool = true,
+  _ body: (any TransactionalVirtualTableModule) throws -> Void
 ) -> Int32 {
   guard let vtab else { return SQLITE_MISUSE }
   let box = tableBox(vtab).takeUnretainedValue()
@@ -492,7 +494,7 @@ private func transaction(
     try box.scope.run { _ in try body(table) }
     return SQLITE_OK
   } catch {
-    return fail(vtab, error)
+    return readsMessage ? fail(vtab, error) : failWithoutMessage(vtab, box, error)
   }
 }
 

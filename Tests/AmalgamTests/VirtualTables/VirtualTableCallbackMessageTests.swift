@@ -109,11 +109,8 @@ private final class RefusingTable: UpdatableVirtualTableModule, TransactionalVir
     for (place, sql) in cases {
       let message = try refusal(in: place, running: sql)
       // SQLite does not take xSavepoint's, xRelease's or xRollbackTo's error message (zErrMsg) into
-      // the statement's error: the callbacks in Database+VirtualTables.swift must leave it on the
-      // connection (`Connection.pendingCallbackError`), as FTS5 tokenizers do.
-      withKnownIssue("the message of an error thrown from \(place) is lost: SQLite reports \"SQL logic error\"") {
-        #expect(message == "MyError: refused in \(place)", "\(place)")
-      }
+      // the statement's error: the message waits on the connection (`Connection.pendingCallbackError`).
+      #expect(message == "MyError: refused in \(place)", "\(place)")
     }
   }
 
