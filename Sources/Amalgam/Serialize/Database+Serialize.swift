@@ -72,7 +72,9 @@ extension Database {
     }
     let copy = try box.withHandle { sqlite3_serialize($0, schema, &size, 0) }
     guard let copy else {
-      if size <= 0 { return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: nil, count: 0)) } }
+      if size <= 0 {
+        return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+      }
       throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
     }
     defer { sqlite3_free(copy) }
