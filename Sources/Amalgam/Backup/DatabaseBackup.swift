@@ -121,15 +121,15 @@ public final class DatabaseBackup {
     handle = backup
     lastProgress = BackupProgress(remainingPageCount: 0, totalPageCount: 0)
     closeObserver.backup = self
-    source.connection.retainedCallbacks[closeObserver.key] = closeObserver
-    destination.connection.retainedCallbacks[closeObserver.key] = closeObserver
+    source.connection.state(BackupRegistry.self).add(closeObserver)
+    destination.connection.state(BackupRegistry.self).add(closeObserver)
   }
 
   deinit {
     // Abandons an unfinished backup: SQLite rolls the destination back.
     if let handle {
-      source.retainedCallbacks[closeObserver.key] = nil
-      destination.retainedCallbacks[closeObserver.key] = nil
+      source.existingState(BackupRegistry.self)?.remove(closeObserver)
+      destination.existingState(BackupRegistry.self)?.remove(closeObserver)
       sqlite3_backup_finish(handle)
     }
   }
@@ -184,8 +184,8 @@ public final class DatabaseBackup {
   public func finish() throws {
     guard let handle else { return }
     self.handle = nil
-    source.retainedCallbacks[closeObserver.key] = nil
-    destination.retainedCallbacks[closeObserver.key] = nil
+    source.existingState(BackupRegistry.self)?.remove(closeObserver)
+    destination.existingState(BackupRegistry.self)?.remove(closeObserver)
     let rc = sqlite3_backup_finish(handle)
     guard rc == SQLITE_OK else { throw backupError(rc) }
   }
@@ -309,15 +309,23 @@ func pause(_ seconds: Double) {
   usleep(UInt32(min(seconds, 4000) * 1_000_000))
 }
 
-/// Registered on both connections of a backup (in their retained callbacks) while it runs, so that
+/// Registered on both connections of a backup (in their `BackupRegistry`) while it runs, so that
 /// ``Database/close()`` of either finishes the backup before SQLite closes the connection. Holds the
 /// backup weakly: the backup holds the databases, which hold this observer.
-private final class BackupCloseObserver: ConnectionCloseObserver {
+final class BackupCloseObserver {
   weak var backup: DatabaseBackup?
-  /// This observer's slot in `retainedCallbacks`, unique per backup.
-  var key: String { "backup-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))" }
+}
 
-  func connectionWillClose() {
-    backup?.connectionWillClose()
+/// The backups running on a connection, as source or destination: closing the connection finishes them.
+final class BackupRegistry: ConnectionState {
+  private var observers: [ObjectIdentifier: BackupCloseObserver] = [:]
+
+  init() {}
+
+  func add(_ observer: BackupCloseObserver) { observers[ObjectIdentifier(observer)] = observer }
+  func remove(_ observer: BackupCloseObserver) { observers[ObjectIdentifier(observer)] = nil }
+
+  func connectionWillClose(_ handle: OpaquePointer) {
+    for observer in Array(observers.values) { observer.backup?.connectionWillClose() }
   }
 }

@@ -60,7 +60,7 @@ extension Database {
       sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, nil, nil)
     }
     try check(rc)
-    connection.registeredCollations.remove(name)
+    connection.state(FunctionRegistry.self).collations.remove(name)
   }
 
   /// Registers `function` as the collation `name`. SQLite releases it when the collation is removed or
@@ -77,7 +77,7 @@ extension Database {
       return rc
     }
     try check(rc)
-    connection.registeredCollations.insert(name)
+    connection.state(FunctionRegistry.self).collations.insert(name)
   }
 }
 

@@ -44,4 +44,32 @@ extension Database {
       sqlite3_busy_handler(handle, nil, nil)
     }
   }
+
+  /// How long SQLite retries a locked database before failing with `SQLITE_BUSY`, in seconds
+  /// (`sqlite3_busy_timeout`), rounded up to whole milliseconds. Zero, the default, fails at once;
+  /// `.infinity` (or any timeout of 24.8 days or more) waits the longest SQLite can, `Int32.max`
+  /// milliseconds.
+  ///
+  /// - Throws: ``SQLiteError`` with ``ResultCode/misuse`` for a negative or NaN timeout, which is not a
+  ///   duration (SQLite would silently read it as zero); ``DatabaseError/databaseClosed``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/busy_timeout.html>
+  public func setBusyTimeout(_ seconds: Double) throws {
+    guard seconds >= 0 else {
+      throw SQLiteError(
+        code: .misuse, message: "A busy timeout is zero or more seconds, not \(seconds)")
+    }
+    let handle = try sqliteHandle
+    let milliseconds: Int32
+    if seconds == 0 {
+      milliseconds = 0
+    } else if seconds * 1000 >= Double(Int32.max) {
+      milliseconds = Int32.max
+    } else {
+      milliseconds = Int32((seconds * 1000).rounded(.up))
+    }
+    try check(sqlite3_busy_timeout(handle, milliseconds))
+    // The timeout replaces any busy handler in SQLite: release that handler's closure too.
+    connection.existingState(HookRegistry.self)?.slots[.busy] = nil
+  }
 }

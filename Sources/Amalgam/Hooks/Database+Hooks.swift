@@ -61,6 +61,13 @@ extension ResultCode {
 // MARK: - Commit and rollback hooks
 
 extension Database {
+  /// The user's commit and rollback hooks, listening to the connection's transactions.
+  private func userTransactionHooks() -> UserTransactionHooks {
+    let hooks = connection.state(UserTransactionHooks.self)
+    connection.addTransactionListener(hooks)
+    return hooks
+  }
+
   /// Calls `hook` each time a transaction is about to commit; returning ``CommitDecision/rollback``
   /// vetoes the commit.
   ///
@@ -80,7 +87,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func setCommitHook(_ hook: @escaping () -> CommitDecision) throws {
-    try connection.withHandle { _ in connection.commitHook = hook }
+    try connection.withHandle { _ in userTransactionHooks().commitHook = hook }
   }
 
   /// Removes the commit hook registered with ``setCommitHook(_:)`` and releases its closure. Does
@@ -88,7 +95,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func removeCommitHook() throws {
-    try connection.withHandle { _ in connection.commitHook = nil }
+    try connection.withHandle { _ in userTransactionHooks().commitHook = nil }
   }
 
   /// Calls `hook` each time a transaction rolls back: an explicit `ROLLBACK`, a statement that fails
@@ -106,14 +113,14 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func setRollbackHook(_ hook: @escaping () -> Void) throws {
-    try connection.withHandle { _ in connection.rollbackHook = hook }
+    try connection.withHandle { _ in userTransactionHooks().rollbackHook = hook }
   }
 
   /// Removes the rollback hook registered with ``setRollbackHook(_:)`` and releases its closure.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func removeRollbackHook() throws {
-    try connection.withHandle { _ in connection.rollbackHook = nil }
+    try connection.withHandle { _ in userTransactionHooks().rollbackHook = nil }
   }
 }
 

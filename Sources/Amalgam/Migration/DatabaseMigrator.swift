@@ -411,14 +411,13 @@ public struct DatabaseMigrator: Sendable {
   private func runBody(of migration: Migration, on db: Database) throws {
     let connection = db.connection
     let mark = TransactionMark(connection)
-    let userHook = connection.commitHook
-    connection.commitHook = { .rollback }
-    defer { connection.commitHook = userHook }
     var bodyError: (any Error)?
-    do {
-      try migration.body(db)
-    } catch {
-      bodyError = error
+    connection.refusingCommits {
+      do {
+        try migration.body(db)
+      } catch {
+        bodyError = error
+      }
     }
     // Reported before the body's own error: the transaction ended is what explains the rest.
     if let outcome = mark.outcomeIfEnded(autocommit: db.isInAutocommitMode) {

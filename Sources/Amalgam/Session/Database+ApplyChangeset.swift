@@ -467,14 +467,13 @@
           if usesSavepoint { try execute(sql: "SAVEPOINT \(Self.applySavepoint)") }
           // The handler and the filter may run SQL, but closing the connection would free the statements
           // and buffers of the apply under way.
-          let previous = box.closeRefusedDuring
-          box.closeRefusedDuring = "the conflict handler or table filter of a changeset apply"
           var rebase: UnsafeMutableRawPointer?
           var rebaseCount: Int32 = 0
           let rc = withExtendedLifetime(context) {
-            apply(connection, Unmanaged.passUnretained(context).toOpaque(), &rebase, &rebaseCount)
+            box.restricting(.changesetApplyCallback) {
+              apply(connection, Unretained(context).opaque, &rebase, &rebaseCount)
+            }
           }
-          box.closeRefusedDuring = previous
           let rebaseData = takeSQLiteBuffer(rebase, count: rebaseCount)
           var failure: (any Error)? = context.error ?? stream?.error
           if failure == nil && rc != SQLITE_OK { failure = rc == SQLITE_CORRUPT ? sessionError(rc) : error(rc) }

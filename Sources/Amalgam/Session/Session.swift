@@ -95,7 +95,7 @@
       self.schema = schema
       let box = database.connection
       let registry: SessionRegistry
-      switch box.retainedCallbacks[HookSlot.preUpdate.rawValue] {
+      switch box.existingState(HookRegistry.self)?.slots[.preUpdate] {
       case let existing as SessionRegistry: registry = existing
       case nil: registry = SessionRegistry()
       default:
@@ -112,7 +112,7 @@
         return session
       }
       registry.sessions.append(WeakSession(self))
-      box.retainedCallbacks[HookSlot.preUpdate.rawValue] = registry
+      box.state(HookRegistry.self).slots[.preUpdate] = registry
     }
 
     deinit {
@@ -125,9 +125,9 @@
       handle = nil
       sqlite3session_delete(session)
       let box = database.connection
-      guard let registry = box.retainedCallbacks[HookSlot.preUpdate.rawValue] as? SessionRegistry else { return }
+      guard let registry = box.existingState(HookRegistry.self)?.slots[.preUpdate] as? SessionRegistry else { return }
       registry.sessions.removeAll { $0.session == nil || $0.session === self }
-      if registry.sessions.isEmpty { box.retainedCallbacks[HookSlot.preUpdate.rawValue] = nil }
+      if registry.sessions.isEmpty { box.existingState(HookRegistry.self)?.slots[.preUpdate] = nil }
     }
 
     /// Runs `body` with the session and the connection, holding the connection for the calling thread.

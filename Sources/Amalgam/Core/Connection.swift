@@ -1,0 +1,237 @@
+import AmalgamSQLite
+
+/// What one capability keeps per connection (its registered callbacks, the SQLite objects it ties to the
+/// connection), in a type that the capability's own folder defines. The type is its own key:
+/// `connection.state(HookRegistry.self)`. Core stores each capability's state and takes part in closing
+/// the connection without knowing any of them, so a folder compiled out by its trait takes its state
+/// with it.
+///
+/// Closing runs in three steps, each over every state: ``connectionWillClose(_:)`` finishes the SQLite
+/// objects tied to the connection, ``unregisterCallbacks(_:)`` makes SQLite forget the callbacks, then
+/// `sqlite3_close_v2` runs, then ``connectionDidClose()`` releases what SQLite can no longer call.
+protocol ConnectionState: AnyObject {
+  init()
+
+  /// Before the connection closes: finishes the SQLite objects tied to it (sessions, backups), which
+  /// must go before `sqlite3_close_v2`.
+  func connectionWillClose(_ handle: OpaquePointer)
+
+  /// Before the connection closes, after every ``connectionWillClose(_:)``: makes SQLite forget every
+  /// callback registered through this state, so that none can be called once the handle has become a
+  /// zombie kept by live statements (whose finalization can roll back, commit or report a profile event).
+  func unregisterCallbacks(_ handle: OpaquePointer)
+
+  /// After `sqlite3_close_v2`: releases the closures that SQLite can no longer call.
+  func connectionDidClose()
+}
+
+extension ConnectionState {
+  func connectionWillClose(_ handle: OpaquePointer) {}
+  func unregisterCallbacks(_ handle: OpaquePointer) {}
+  func connectionDidClose() {}
+}
+
+/// Told about each transaction's end by the commit and rollback hooks that every connection carries
+/// (see ``Connection/addTransactionListener(_:)``).
+protocol TransactionListener: AnyObject {
+  /// A transaction is about to commit on `connection`; `.rollback` turns the commit into a rollback.
+  func transactionWillCommit(on connection: Connection) -> CommitDecision
+  /// A transaction was rolled back on `connection` (also after a refused commit).
+  func transactionDidRollback(on connection: Connection)
+}
+
+/// The connection handle that a database and its statements share. Statements use it for every call
+/// (cached statements hold only the connection, so that the statement cache does not keep the database
+/// alive), and it outlives SQLite's handle.
+@usableFromInline
+final class Connection {
+  /// The `sqlite3*` handle; `nil` once closed.
+  // Unchecked: only the thread using the connection reads or writes it (see `owner`), and the dynamic
+  // exclusivity check would otherwise run on every step.
+  @exclusivity(unchecked) @usableFromInline var handle: OpaquePointer?
+
+  /// The id of the thread inside SQLite on this connection, or 0. Detects a connection used by two
+  /// threads at once (possible only by escaping Swift's `Sendable` checking), which in SQLite's
+  /// multi-thread mode would corrupt memory; the second thread gets ``DatabaseError/concurrentUse``.
+  @usableFromInline let owner: UnsafeMutablePointer<UInt>
+
+  /// Whether errors report extended result codes (``Database/OpenOptions/extendedResultCodes``).
+  let extendedResultCodes: Bool
+
+  /// The callback running now that SQLite restricts (see ``RestrictedCallback``), or `nil`. While it is
+  /// set, ``withHandle(_:)`` refuses what the callback may not do: every statement, prepare,
+  /// registration and close goes through it.
+  // Unchecked: read on every call into SQLite; only the thread using the connection touches it.
+  @exclusivity(unchecked) @usableFromInline var restrictedCallback: RestrictedCallback?
+
+  /// How many transactions have committed and rolled back on this connection, counted by the commit
+  /// and rollback hooks that every connection carries. `Database.transaction` reads them to tell what
+  /// became of a transaction that its body ended.
+  @exclusivity(unchecked) var commitCount = 0
+  @exclusivity(unchecked) var rollbackCount = 0
+
+  /// While above zero, every commit is turned into a rollback, before any listener is asked (see
+  /// ``refusingCommits(_:)``).
+  private var commitRefusals = 0
+
+  /// The listeners of transaction ends, in the order they were added.
+  private var transactionListeners: [any TransactionListener] = []
+
+  /// The capabilities' per-connection states, by type. They live as long as the connection: statements
+  /// keep it alive, so a callback that SQLite makes while finalizing the last statement of a closed
+  /// connection (a rollback hook) still finds its state.
+  private var states: [ObjectIdentifier: any ConnectionState] = [:]
+
+  /// The message of an error that a callback SQLite gives no way to report a message from (an FTS5
+  /// tokenizer returns only a result code) threw, with the code it returned to SQLite. The next error
+  /// reported with that primary code carries this message; any error report clears it.
+  var pendingCallbackError: (code: Int32, message: String)?
+
+  init(handle: OpaquePointer, extendedResultCodes: Bool) {
+    self.handle = handle
+    self.extendedResultCodes = extendedResultCodes
+    owner = .allocate(capacity: 1)
+    owner.initialize(to: 0)
+  }
+
+  deinit {
+    owner.deallocate()
+  }
+
+  /// The state of type `State` kept for this connection, made on first use.
+  func state<State: ConnectionState>(_ type: State.Type) -> State {
+    let key = ObjectIdentifier(type)
+    if let state = states[key] {
+      // The dictionary holds each state under its own type's identifier.
+      return unsafeDowncast(state, to: State.self)
+    }
+    let state = State()
+    states[key] = state
+    return state
+  }
+
+  /// The state of type `State`, if one was made.
+  func existingState<State: ConnectionState>(_ type: State.Type) -> State? {
+    states[ObjectIdentifier(type)].map { unsafeDowncast($0, to: State.self) }
+  }
+
+  /// Closes the handle: every state finishes its SQLite objects and unregisters its callbacks, then
+  /// `sqlite3_close_v2` runs; the states release their closures once it has succeeded.
+  func close(_ handle: OpaquePointer) -> Int32 {
+    let states = Array(states.values)
+    for state in states { state.connectionWillClose(handle) }
+    for state in states { state.unregisterCallbacks(handle) }
+    let rc = sqlite3_close_v2(handle)
+    guard rc == SQLITE_OK else { return rc }
+    self.handle = nil
+    for state in states { state.connectionDidClose() }
+    transactionListeners.removeAll()
+    return rc
+  }
+
+  /// Adds `listener` to those the commit and rollback hooks tell (once: adding it again does nothing).
+  func addTransactionListener(_ listener: any TransactionListener) {
+    guard !transactionListeners.contains(where: { $0 === listener }) else { return }
+    transactionListeners.append(listener)
+  }
+
+  /// Removes `listener`.
+  func removeTransactionListener(_ listener: any TransactionListener) {
+    transactionListeners.removeAll { $0 === listener }
+  }
+
+  /// Runs `body` with every commit on this connection turned into a rollback (the commit fails with
+  /// ``ResultCode/constraintCommitHook``); the transaction listeners are not asked meanwhile.
+  func refusingCommits<R>(_ body: () throws -> R) rethrows -> R {
+    commitRefusals += 1
+    defer { commitRefusals -= 1 }
+    return try body()
+  }
+
+  /// The error SQLite reports for `rc` on this connection.
+  func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
+    let error = SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
+    guard let pending = pendingCallbackError else { return error }
+    pendingCallbackError = nil
+    guard pending.code & 0xff == rc & 0xff else { return error }
+    // SQLite's own message is kept when it says more than the code's description ("error in tokenizer
+    // constructor"); the callback's message follows it.
+    let message =
+      error.message == String(cString: sqlite3_errstr(rc & 0xff))
+      ? pending.message : "\(error.message): \(pending.message)"
+    return SQLiteError(code: error.extendedCode, message: message, sql: error.sql, offset: error.offset)
+  }
+
+  /// Runs `body` with the open handle, holding the connection for the calling thread.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed``, ``DatabaseError/concurrentUse``, or
+  ///   ``DatabaseError/reentrantCall(callback:)`` from inside a callback that must not use the connection.
+  @inlinable
+  func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+    guard let handle else { throw DatabaseError.databaseClosed }
+    if let restrictedCallback { try restrictedCallback.checkUse() }
+    let claim = amalgam_claim(owner)
+    if claim < 0 { throw DatabaseError.concurrentUse }
+    defer { if claim > 0 { amalgam_release(owner) } }
+    return try body(handle)
+  }
+
+  /// ``withHandle(_:)`` for preparing (`statement` nil) or running `statement`, which a callback that
+  /// SQLite calls while preparing may do when `statement` is a read-only query (see
+  /// ``RestrictedCallback/Permission/readOnlyQueries(reason:)``).
+  @inlinable
+  func withHandle<T>(running statement: OpaquePointer?, _ body: (OpaquePointer) throws -> T) throws -> T {
+    guard let handle else { throw DatabaseError.databaseClosed }
+    if let restrictedCallback { try restrictedCallback.check(statement) }
+    let claim = amalgam_claim(owner)
+    if claim < 0 { throw DatabaseError.concurrentUse }
+    defer { if claim > 0 { amalgam_release(owner) } }
+    return try body(handle)
+  }
+
+  /// Runs a callback that SQLite restricts: calls into the connection that it may not make fail while
+  /// `body` runs.
+  @inline(__always)
+  func restricting<R>(_ callback: RestrictedCallback, _ body: () throws -> R) rethrows -> R {
+    let previous = restrictedCallback
+    restrictedCallback = callback
+    defer { restrictedCallback = previous }
+    return try body()
+  }
+
+  /// Installs the commit and rollback hooks that every connection carries: they count commits and
+  /// rollbacks, and tell the transaction listeners. SQLite gets the connection as user data without a
+  /// reference: statements keep the connection alive until SQLite has finished with the handle, so the
+  /// hooks never outlive it.
+  func installTransactionHooks(_ handle: OpaquePointer) {
+    sqlite3_commit_hook(
+      handle,
+      { userData in
+        guard let userData else { return 0 }
+        return Unretained<Connection>(opaque: userData).withObject { connection in
+          let decision = connection.commitDecision()
+          if decision == .commit { connection.commitCount += 1 }
+          return decision == .commit ? 0 : 1
+        }
+      }, Unretained(self).opaque)
+    sqlite3_rollback_hook(
+      handle,
+      { userData in
+        guard let userData else { return }
+        Unretained<Connection>(opaque: userData).withObject { connection in
+          connection.rollbackCount += 1
+          for listener in connection.transactionListeners { listener.transactionDidRollback(on: connection) }
+        }
+      }, Unretained(self).opaque)
+  }
+
+  /// Whether the transaction committing now may: not while commits are refused, nor when a listener
+  /// says `.rollback` (the listeners after it are not asked).
+  private func commitDecision() -> CommitDecision {
+    if commitRefusals > 0 { return .rollback }
+    for listener in transactionListeners where listener.transactionWillCommit(on: self) == .rollback {
+      return .rollback
+    }
+    return .commit
+  }
+}
