@@ -101,9 +101,11 @@ struct ParameterSet {
 /// values, and at the end a parameter given none. Every way of binding by name goes through it.
 @usableFromInline
 struct NamedParameterResolver {
-  /// Not retained: the resolver's user holds the statement (a statement's encoder sink keeps a
+  /// Unretained: the resolver's user holds the statement (a statement's encoder sink keeps a
   /// resolver, and a reference would make a cycle).
-  unowned(unsafe) let statement: Statement
+  let unretainedStatement: Unretained<Statement>
+  /// The statement, for the error paths.
+  private var statement: Statement { unretainedStatement.object }
   let lookup: ParameterLookup
   private(set) var bound: ParameterSet
   /// The parameter after the last one found: names usually come in the statement's order.
@@ -111,7 +113,7 @@ struct NamedParameterResolver {
 
   @usableFromInline
   init(statement: Statement) {
-    self.statement = statement
+    self.unretainedStatement = Unretained(statement)
     self.lookup = statement.parameterLookup
     self.bound = ParameterSet(count: statement.parameterCount)
   }
@@ -150,7 +152,7 @@ struct NamedParameterResolver {
   /// class reads the resolver in place rather than a copy of it.)
   @usableFromInline
   mutating func finish() throws {
-    let count = statement.parameterCount
+    let count = unretainedStatement.withObject { $0.parameterCount }
     guard bound.count != count else { return }
     for index in 1...count where !bound.contains(Int32(index)) {
       guard let name = statement.parameterName(at: index) else {

@@ -54,29 +54,10 @@ public final class Statement {
   /// When the statement cache last handed this statement out (the cache's clock), for evicting the least
   /// recently used. Only the owning connection's cache touches it, on the connection's thread.
   @exclusivity(unchecked) var cacheLastUse: UInt64 = 0
-  /// The sink ``StatementEncoder/encode(_:to:)`` reuses for this statement (made on the first encode,
-  /// then never replaced), and the same unretained, which encodes use without a reference count while
-  /// they hold the statement. Only encodes into this statement touch them, on the statement's thread.
-  @exclusivity(unchecked) private var encoderSink: StatementSink?
-  @exclusivity(unchecked) private(set) var unretainedEncoderSink: Unmanaged<StatementSink>?
-
-  /// Keeps `sink` as ``encoderSink`` if the statement has none yet.
-  func keepEncoderSink(_ sink: StatementSink) {
-    guard encoderSink == nil else { return }
-    encoderSink = sink
-    unretainedEncoderSink = .passUnretained(sink)
-  }
-  /// The lifetime of the decoders and containers ``RowDecoder`` makes for this statement's rows (made on
-  /// the first decode): they hold the statement without a reference count and check their token first.
-  @exclusivity(unchecked) var decodingScope: CallbackScope?
-  /// The type ``RowDecoder/decode(_:from:)`` last decoded from this statement's rows, and whether it
-  /// is ``ColumnConvertible``.
-  @exclusivity(unchecked) var decodedTypeMemo: (type: ObjectIdentifier, isColumnConvertible: Bool)?
-  /// The options of the decode running now (see ``RowDecoder/decode(_:from:)``).
-  @exclusivity(unchecked) var decodingOptions = RowDecoder()
-  /// The keyed container ``RowDecoder`` last handed out for this statement's rows, reused for the next
-  /// row of the same `CodingKeys` (see ``ReusedContainer``).
-  @exclusivity(unchecked) var reusedDecodingContainer: ReusedContainer?
+  /// What `Codable` keeps for this statement between encodes and decodes (see ``StatementCodingState``):
+  /// stored inline, since encoding or decoding a row reads it several times. Only encodes into and
+  /// decodes from this statement touch it, on the statement's thread.
+  @exclusivity(unchecked) var coding = StatementCodingState()
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
 

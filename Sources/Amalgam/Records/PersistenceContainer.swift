@@ -59,9 +59,9 @@ public struct PersistenceContainer: ~Copyable {
     } else if case .statement(let sink) = target {
       // Inlined into the record's `encode(to:)`, so that the value binds through its own type's code:
       // only the parameter lookup is a call.
-      guard let index = try sink._withUnsafeGuaranteedRef({ try $0.parameterIndex(forKey: column) }) else { return }
-      try sink._withUnsafeGuaranteedRef { sink in
-        try sink.statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
+      guard let index = try sink.withObject({ try $0.parameterIndex(forKey: column) }) else { return }
+      try sink.withObject { sink in
+        try sink.statement.withObject { try value.bind(to: $0, at: index) }
       }
     } else {
       try target.store(value, forKey: column)

@@ -92,7 +92,7 @@ extension TableRecord {
   @usableFromInline
   func bindColumns(to statement: Statement, encoder: StatementEncoder) throws {
     try encoder.withSink(of: statement) { sink in
-      var container = PersistenceContainer(.statement(.passUnretained(sink)))
+      var container = PersistenceContainer(.statement(Unretained(sink)))
       try encode(to: &container)
       // A column the statement has no parameter for would be lost: the caller writes it another way.
       if sink.skippedKey { throw RecordLayoutMismatch() }
@@ -102,7 +102,7 @@ extension TableRecord {
   /// The record's columns (``encode(to:)``) and their values.
   func columnValues(encoder: StatementEncoder) throws -> [String: DatabaseValue] {
     let sink = DictionarySink(options: encoder)
-    var container = PersistenceContainer(.dictionary(.passUnretained(sink)))
+    var container = PersistenceContainer(.dictionary(Unretained(sink)))
     try encode(to: &container)
     return withExtendedLifetime(sink) { sink.values }
   }
@@ -196,10 +196,10 @@ final class RecordLayout: Sendable {
   /// keeps every layout it hands out).
   static func of<R: TableRecord>(
     _ value: R, encoder: StatementEncoder, in database: Database
-  ) throws -> Unmanaged<RecordLayout> {
+  ) throws -> Unretained<RecordLayout> {
     let type = ObjectIdentifier(R.self)
     if let memo = database.recordMemo.layout, memo.type == type { return memo.layout }
-    let layout = Unmanaged.passUnretained(try of(value, encoder: encoder))
+    let layout = Unretained(try of(value, encoder: encoder))
     database.recordMemo.layout = (type, layout)
     return layout
   }
@@ -266,7 +266,7 @@ extension Database {
   private func write<R: TableRecord>(_ record: R, encoder: StatementEncoder, _ kind: Write) throws -> Bool {
     let layout = try RecordLayout.of(record, encoder: encoder, in: self)
     do {
-      return try layout._withUnsafeGuaranteedRef { try run(kind, of: $0, binding: record, encoder: encoder) }
+      return try layout.withObject { try run(kind, of: $0, binding: record, encoder: encoder) }
     } catch is RecordLayoutMismatch {
       let own = try RecordLayout.fresh(record, encoder: encoder)
       RecordLayout.widen(R.self, toInclude: own, in: self)
@@ -343,7 +343,7 @@ extension Database {
   public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
     let before = totalChanges
     // A layout of key columns only cannot tell, by binding, whether the value has more: build its own.
-    let hasNothingToSet = try RecordLayout.of(record, encoder: encoder, in: self)._withUnsafeGuaranteedRef {
+    let hasNothingToSet = try RecordLayout.of(record, encoder: encoder, in: self).withObject {
       $0.updateSQL == nil
     }
     let wrote: Bool
@@ -446,14 +446,14 @@ extension Database {
 extension Database {
   /// The SQL of the lookups by primary key of `R`, built once per type.
   private func keySQL<R: TableRecord>(_ type: R.Type) throws -> KeySQL {
-    try unretainedKeySQL(R.self).takeUnretainedValue()
+    try unretainedKeySQL(R.self).object
   }
 
   /// ``keySQL(_:)`` without a reference count, as this connection last used it.
-  private func unretainedKeySQL<R: TableRecord>(_ type: R.Type) throws -> Unmanaged<KeySQL> {
+  private func unretainedKeySQL<R: TableRecord>(_ type: R.Type) throws -> Unretained<KeySQL> {
     let id = ObjectIdentifier(R.self)
     if let memo = recordMemo.keySQL, memo.type == id { return memo.sql }
-    let sql = Unmanaged.passUnretained(try sharedKeySQL(R.self))
+    let sql = Unretained(try sharedKeySQL(R.self))
     recordMemo.keySQL = (id, sql)
     return sql
   }
@@ -500,7 +500,7 @@ extension Database {
   ///   than one column.
   @usableFromInline
   func keyLookupStatement<R: TableRecord>(_ type: R.Type) throws -> Statement {
-    let statement = try unretainedKeySQL(R.self)._withUnsafeGuaranteedRef {
+    let statement = try unretainedKeySQL(R.self).withObject {
       try cachedStatementKeepingBindings(sql: $0.select)
     }
     guard statement.parameterCount == 1 else { throw statement.parameterCountMismatch(1) }
@@ -684,6 +684,6 @@ extension Database {
 /// by one thread at a time, so this needs no lock.
 struct RecordMemo {
   /// Unretained: the process-wide caches keep every layout and key SQL they hand out, for good.
-  var layout: (type: ObjectIdentifier, layout: Unmanaged<RecordLayout>)?
-  var keySQL: (type: ObjectIdentifier, sql: Unmanaged<KeySQL>)?
+  var layout: (type: ObjectIdentifier, layout: Unretained<RecordLayout>)?
+  var keySQL: (type: ObjectIdentifier, sql: Unretained<KeySQL>)?
 }

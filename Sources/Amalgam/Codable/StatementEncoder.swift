@@ -58,12 +58,12 @@ public struct StatementEncoder: Sendable {
     // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
     // encode into the same statement (from inside a property's `encode(to:)`) finds it busy and makes
     // its own.
-    if let kept = statement.unretainedEncoderSink, kept._withUnsafeGuaranteedRef({ !$0.isEncoding }) {
+    if let kept = statement.coding.unretainedEncoderSink, kept.withObject({ !$0.isEncoding }) {
       // The statement holds its sink for good, and the caller holds the statement.
-      try kept._withUnsafeGuaranteedRef { try encode(into: $0, body) }
+      try kept.withObject { try encode(into: $0, body) }
     } else {
       let sink = StatementSink(statement: statement)
-      statement.keepEncoderSink(sink)
+      statement.coding.keepEncoderSink(sink)
       try encode(into: sink, body)
     }
   }
@@ -136,31 +136,31 @@ protocol ParameterSink: AnyObject {
 /// containers that outlive it check their token or mark before touching it.
 @usableFromInline
 enum SinkReference {
-  case statement(Unmanaged<StatementSink>)
-  case dictionary(Unmanaged<DictionarySink>)
+  case statement(Unretained<StatementSink>)
+  case dictionary(Unretained<DictionarySink>)
 
   /// Stores a value of a type that binds itself.
   @inline(__always) @usableFromInline
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     switch self {
-    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key) }
-    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.store(value, forKey: key) }
+    case .statement(let sink): try sink.withObject { try $0.store(value, forKey: key) }
+    case .dictionary(let sink): try sink.withObject { try $0.store(value, forKey: key) }
     }
   }
 
   /// Stores any `Encodable` value (see ``ParameterSink/storeEncodable(_:forKey:)``).
   func storeEncodable<Value: Encodable>(_ value: Value, forKey key: String) throws {
     switch self {
-    case .statement(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: key) }
-    case .dictionary(let sink): try sink._withUnsafeGuaranteedRef { try $0.storeEncodable(value, forKey: key) }
+    case .statement(let sink): try sink.withObject { try $0.storeEncodable(value, forKey: key) }
+    case .dictionary(let sink): try sink.withObject { try $0.storeEncodable(value, forKey: key) }
     }
   }
 
   /// The options of the encode running now.
   var options: StatementEncoder {
     switch self {
-    case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.options }
-    case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.options }
+    case .statement(let sink): sink.withObject { $0.options }
+    case .dictionary(let sink): sink.withObject { $0.options }
     }
   }
 
@@ -168,14 +168,14 @@ enum SinkReference {
   var reusedContainer: ReusedContainer? {
     get {
       switch self {
-      case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer }
-      case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer }
+      case .statement(let sink): sink.withObject { $0.reusedContainer }
+      case .dictionary(let sink): sink.withObject { $0.reusedContainer }
       }
     }
     nonmutating set {
       switch self {
-      case .statement(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer = newValue }
-      case .dictionary(let sink): sink._withUnsafeGuaranteedRef { $0.reusedContainer = newValue }
+      case .statement(let sink): sink.withObject { $0.reusedContainer = newValue }
+      case .dictionary(let sink): sink.withObject { $0.reusedContainer = newValue }
       }
     }
   }
@@ -185,11 +185,11 @@ enum SinkReference {
     // Each case reads its sink's scope in place (a `scope` getter would retain and release it).
     switch self {
     case .statement(let sink):
-      try sink._withUnsafeGuaranteedRef { sink in
+      try sink.withObject { sink in
         try sink.scope.run { token in try value.encode(to: ParameterEncoding(sink: self, token: token)) }
       }
     case .dictionary(let sink):
-      try sink._withUnsafeGuaranteedRef { sink in
+      try sink.withObject { sink in
         try sink.scope.run { token in try value.encode(to: ParameterEncoding(sink: self, token: token)) }
       }
     }
@@ -210,13 +210,13 @@ extension ParameterSink {
 }
 
 /// Binds each property to the parameter of its name, and remembers which parameters got a value.
-/// Reused from one encode to the next by its statement (``Statement/keepEncoderSink(_:)``); a container
+/// Reused from one encode to the next by its statement (``StatementCodingState/keepEncoderSink(_:)``); a container
 /// kept after its encode returned binds nothing (it throws).
 @usableFromInline
 final class StatementSink: ParameterSink {
   /// The statement that owns this sink. Unretained, since the statement holds the sink: it is used only
   /// while an encode runs (`isEncoding`), and the encode holds the statement.
-  @usableFromInline let statement: Unmanaged<Statement>
+  @usableFromInline let statement: Unretained<Statement>
   private(set) var options = StatementEncoder()
   let scope = CallbackScope()
   /// Only this sink's encoder touches it, during an encode.
@@ -234,7 +234,7 @@ final class StatementSink: ParameterSink {
   @exclusivity(unchecked) private(set) var skippedKey = false
 
   init(statement: Statement) {
-    self.statement = .passUnretained(statement)
+    self.statement = Unretained(statement)
     resolver = NamedParameterResolver(statement: statement)
   }
 
@@ -249,7 +249,7 @@ final class StatementSink: ParameterSink {
 
   /// Stores each property of `value` (through its `encode(to:)`).
   func encodeProperties<T: Encodable>(of value: T) throws {
-    try SinkReference.statement(.passUnretained(self)).encodeProperties(of: value)
+    try SinkReference.statement(Unretained(self)).encodeProperties(of: value)
   }
 
   /// Throws for the first parameter given no value.
@@ -257,7 +257,7 @@ final class StatementSink: ParameterSink {
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     guard let index = try parameterIndex(forKey: key) else { return }
-    try statement._withUnsafeGuaranteedRef { try value.bind(to: $0, at: index) }
+    try statement.withObject { try value.bind(to: $0, at: index) }
   }
 
   /// The index of the parameter named `key`, which must get its value now; `nil` when the statement has
@@ -290,7 +290,7 @@ final class DictionarySink: ParameterSink {
 
   /// Stores each property of `value` (through its `encode(to:)`).
   func encodeProperties<T: Encodable>(of value: T) throws {
-    try SinkReference.dictionary(.passUnretained(self)).encodeProperties(of: value)
+    try SinkReference.dictionary(Unretained(self)).encodeProperties(of: value)
   }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {

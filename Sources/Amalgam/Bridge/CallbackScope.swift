@@ -174,33 +174,3 @@ struct CallbackScopeMark {
     return CallbackToken(cell: cell, number: active)
   }
 }
-
-/// A `KeyedDecodingContainer` or `KeyedEncodingContainer` kept for reuse, with the `CodingKey` type it
-/// was made for.
-///
-/// The standard library wraps each keyed container in a box class generic over the container, so making
-/// one costs two runtime lookups of generic type metadata (our container for the record's keys, then the
-/// box for it) and an allocation: a large share of decoding or encoding a small record. A container that
-/// holds only values constant for its statement (the statement unretained and a ``CallbackScopeMark``)
-/// can be made once and handed out again for every row with the same keys.
-struct ReusedContainer {
-  let key: ObjectIdentifier
-  /// The container's only stored property, its box.
-  let box: AnyObject
-
-  /// `container`'s box, kept for `Key`; nil where the standard library's container is not one reference
-  /// (never so far; then nothing is reused).
-  static func keep<Container>(_ container: Container, for key: Any.Type) -> ReusedContainer? {
-    guard MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size else { return nil }
-    return ReusedContainer(key: ObjectIdentifier(key), box: unsafeBitCast(container, to: AnyObject.self))
-  }
-
-  /// The kept container, when it was made for `key`.
-  @inline(__always)
-  func container<Container>(_ type: Container.Type, for key: Any.Type) -> Container? {
-    guard self.key == ObjectIdentifier(key), MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size else {
-      return nil
-    }
-    return unsafeBitCast(box, to: Container.self)
-  }
-}

@@ -44,27 +44,27 @@ public struct RowDecoder: Sendable {
     // one type row after row.)
     let typeID = ObjectIdentifier(T.self)
     let isColumn: Bool
-    if let memo = statement.decodedTypeMemo, memo.type == typeID {
+    if let memo = statement.coding.decodedTypeMemo, memo.type == typeID {
       isColumn = memo.isColumnConvertible
     } else {
       isColumn = T.self is any ColumnConvertible.Type
-      statement.decodedTypeMemo = (typeID, isColumn)
+      statement.coding.decodedTypeMemo = (typeID, isColumn)
     }
     if isColumn { return try decodeColumn(type, row: row, index: 0, options: self) }
     let scope: CallbackScope
-    if let existing = statement.decodingScope {
+    if let existing = statement.coding.decodingScope {
       scope = existing
     } else {
       scope = CallbackScope()
-      statement.decodingScope = scope
+      statement.coding.decodingScope = scope
     }
-    let outerOptions = statement.decodingOptions
-    statement.decodingOptions = self
-    defer { statement.decodingOptions = outerOptions }
+    let outerOptions = statement.coding.decodingOptions
+    statement.coding.decodingOptions = self
+    defer { statement.coding.decodingOptions = outerOptions }
     // The decoder and its containers hold the statement unretained, valid while this call runs: a
     // container that `init(from:)` kept throws once the call has returned instead of reading.
     return try scope.run { token in
-      try T(from: RowDecoding(statement: Unmanaged.passUnretained(statement), token: token))
+      try T(from: RowDecoding(statement: Unretained(statement), token: token))
     }
   }
 
@@ -127,7 +127,7 @@ extension Statement {
 /// before every use. So passing the decoder as `any Decoder` fits the existential's inline buffer, and
 /// the standard library's copy of the container for each property costs no reference counting.
 private struct RowDecoding: Decoder {
-  let statement: Unmanaged<Statement>
+  let statement: Unretained<Statement>
   let token: CallbackToken
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -135,21 +135,21 @@ private struct RowDecoding: Decoder {
   /// The statement, retained, after checking that the decode call is still running.
   func checkedStatement() throws -> Statement {
     try token.check("a RowDecoder's decoder")
-    return statement.takeUnretainedValue()
+    return statement.object
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     try token.check("a RowDecoder's decoder")
-    return statement._withUnsafeGuaranteedRef { statement in
+    return statement.withObject { statement in
       statement.refreshColumnNames()  // once per row (see columnIndexInCurrentRow)
       // The container holds only what is constant for the statement, so the next row with the same
       // keys gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
-      if let reused = statement.reusedDecodingContainer?.container(KeyedDecodingContainer<Key>.self, for: Key.self) {
+      if let reused = statement.coding.reusedDecodingContainer?.container(KeyedDecodingContainer<Key>.self, for: Key.self) {
         return reused
       }
       let container = KeyedDecodingContainer(
         RowKeyedContainer<Key>(statement: self.statement, handle: statement.sqliteHandle, mark: token.scopeMark))
-      statement.reusedDecodingContainer = ReusedContainer.keep(container, for: Key.self)
+      statement.coding.reusedDecodingContainer = ReusedContainer.keep(container, for: Key.self)
       return container
     }
   }
@@ -157,13 +157,13 @@ private struct RowDecoding: Decoder {
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let statement = try checkedStatement()
     return RowUnkeyedContainer(
-      row: Row(statement: statement), options: statement.decodingOptions, codingPath: codingPath, parent: self)
+      row: Row(statement: statement), options: statement.coding.decodingOptions, codingPath: codingPath, parent: self)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     let statement = try checkedStatement()
     return RowSingleValueContainer(
-      row: Row(statement: statement), options: statement.decodingOptions, codingPath: codingPath)
+      row: Row(statement: statement), options: statement.coding.decodingOptions, codingPath: codingPath)
   }
 }
 
@@ -177,18 +177,18 @@ private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, op
 }
 
 /// Reads each property from the column of the same name in the statement's current row. Made once
-/// per statement and `CodingKeys` type and reused from row to row (``Statement/reusedDecodingContainer``):
+/// per statement and `CodingKeys` type and reused from row to row (``StatementCodingState/reusedDecodingContainer``):
 /// it holds the statement unretained and its decoding scope's mark, checked before every use, so that
 /// one kept after its decode returned throws instead of reading (even once the statement is gone).
 private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// Unretained: see ``RowDecoding``. Used only after `token` says a decode call is running.
-  private let statement: Unmanaged<Statement>
+  private let statement: Unretained<Statement>
   private let handle: OpaquePointer
   /// Says whether a decode of the statement's rows is running (the statement is alive meanwhile).
   private let token: CallbackScopeMark
   var codingPath: [any CodingKey] { [] }
 
-  init(statement: Unmanaged<Statement>, handle: OpaquePointer, mark: CallbackScopeMark) {
+  init(statement: Unretained<Statement>, handle: OpaquePointer, mark: CallbackScopeMark) {
     self.statement = statement
     self.handle = handle
     self.token = mark
@@ -202,18 +202,18 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   @inline(__always)
   private func withRow<R>(_ body: (borrowing Row) throws -> R) throws -> R {
     guard token.isActive else { throw expired() }
-    return try statement._withUnsafeGuaranteedRef { try body(Row(statement: $0)) }
+    return try statement.withObject { try body(Row(statement: $0)) }
   }
 
   /// The index of the column named `key`'s string value.
   @inline(__always)
   private func columnIndex(_ key: Key) throws -> Int {
-    try statement._withUnsafeGuaranteedRef { try $0.columnIndexInCurrentRow(named: key.stringValue) }
+    try statement.withObject { try $0.columnIndexInCurrentRow(named: key.stringValue) }
   }
 
   var allKeys: [Key] {
     guard token.isActive else { return [] }
-    return statement._withUnsafeGuaranteedRef { $0.columnNames.compactMap { Key(stringValue: $0) } }
+    return statement.withObject { $0.columnNames.compactMap { Key(stringValue: $0) } }
   }
 
   func contains(_ key: Key) -> Bool {
@@ -235,7 +235,7 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
       let column = amalgam_column_integer(handle, Int32(truncatingIfNeeded: index))
       if column.type == SQLITE_INTEGER { return unsafeBitCast(column.value, to: T.self) }
     }
-    return try statement._withUnsafeGuaranteedRef { try Row(statement: $0).value(at: index) }
+    return try statement.withObject { try Row(statement: $0).value(at: index) }
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
@@ -256,8 +256,8 @@ private struct RowKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     guard token.isActive else { throw expired() }
     let index = try columnIndex(key)
-    return try statement._withUnsafeGuaranteedRef {
-      try decodeColumn(type, row: Row(statement: $0), index: index, options: $0.decodingOptions)
+    return try statement.withObject {
+      try decodeColumn(type, row: Row(statement: $0), index: index, options: $0.coding.decodingOptions)
     }
   }
 
