@@ -46,6 +46,9 @@ struct RestrictedCallback: CustomStringConvertible {
 
   @usableFromInline var description: String { name.description }
 
+  /// The reason of the callbacks that SQLite calls while it prepares or plans a statement.
+  static let whilePreparing: StaticString = "which SQLite calls while it prepares or plans a statement"
+
   /// The error for a call this callback may not make; `sql` names the refused statement.
   @usableFromInline func refusal(sql: String?) -> DatabaseError {
     if case .readOnlyQueries(let reason) = permission {

@@ -119,5 +119,5 @@ extension RestrictedCallback {
   static let authorizer = RestrictedCallback("authorizer", may: .nothing)
   static let progressHandler = RestrictedCallback("progress handler", may: .nothing)
   static let collationNeeded = RestrictedCallback(
-    "collation-needed handler", may: .readOnlyQueries(reason: "which SQLite calls while it prepares or plans a statement"))
+    "collation-needed handler", may: .readOnlyQueries(reason: whilePreparing))
 }
