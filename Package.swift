@@ -145,12 +145,27 @@ let compileOptions: [CompileOption] = [
     "Serialized mode (SQLITE_THREADSAFE=1). Wins over THREADSAFE_0."),
 ]
 
+// The default trait set is the one trait DEFAULT_OPTIONS, which turns on the options marked `default: true`
+// through the build settings below rather than by enabling their traits. SwiftPM 6.3 passes each enabled
+// trait to the Swift compiler as a -D flag in an order that changes from one run to the next (a Set's), and
+// a new order recompiles every Swift file of the package: with one trait on there is one order. A user
+// still turns a default off by listing the traits they want without `.defaults`, as before, and each
+// option still has its own trait. (The traits a default option turns on with `enables` are defaults too.)
+let defaultOptionsTrait = "DEFAULT_OPTIONS"
+
 /// The SQLite compile options of the enabled traits, for every C target that compiles SQLite's sources.
 let sqliteTraitDefines: [CSetting] = compileOptions.flatMap { option in
   option.defines.map { define in
     let parts = define.split(separator: "=", maxSplits: 1).map(String.init)
-    return CSetting.define(parts[0], to: parts.count > 1 ? parts[1] : nil, .when(traits: [option.trait]))
+    let traits = option.isDefault ? [option.trait, defaultOptionsTrait] : [option.trait]
+    return CSetting.define(parts[0], to: parts.count > 1 ? parts[1] : nil, .when(traits: Set(traits)))
   }
+}
+
+/// The Swift compilation condition of each default option under DEFAULT_OPTIONS, so that `#if ENABLE_FTS5`
+/// holds with the default traits as it does when the trait itself is on. For every Swift target.
+let defaultOptionConditions: [SwiftSetting] = compileOptions.filter(\.isDefault).map { option in
+  .define(option.trait, .when(traits: [defaultOptionsTrait]))
 }
 
 let package = Package(
@@ -164,7 +179,12 @@ let package = Package(
     compileOptions.map {
       Trait(name: $0.trait, description: $0.description, enabledTraits: Set($0.enables))
     }
-      + [.default(enabledTraits: Set(compileOptions.filter(\.isDefault).map(\.trait)))]
+      + [
+        Trait(
+          name: defaultOptionsTrait,
+          description: "The options marked on by default, as one trait: what `.defaults` turns on."),
+        .default(enabledTraits: [defaultOptionsTrait]),
+      ]
   ),
   targets: [
     .target(
@@ -183,7 +203,8 @@ let package = Package(
     ),
     .target(
       name: "Amalgam",
-      dependencies: ["AmalgamSQLite"]
+      dependencies: ["AmalgamSQLite"],
+      swiftSettings: defaultOptionConditions
     ),
     // SQLite's own shell (Vendor/SQLite/shell.c) with the same compile options, run by `amalgam shell`.
     // Only the amalgam tool depends on it: the Amalgam library never contains the shell.
@@ -194,24 +215,28 @@ let package = Package(
     ),
     .executableTarget(
       name: "amalgam",
-      dependencies: ["Amalgam", "AmalgamShell"]
+      dependencies: ["Amalgam", "AmalgamShell"],
+      swiftSettings: defaultOptionConditions
     ),
     // Compares Amalgam's API with SQLite's C API on the same compiled SQLite: `swift run -c release amalgam-bench`.
     .executableTarget(
       name: "amalgam-bench",
-      dependencies: ["Amalgam", "AmalgamSQLite"]
+      dependencies: ["Amalgam", "AmalgamSQLite"],
+      swiftSettings: defaultOptionConditions
     ),
     // Test-only: a program that DatabaseMigratorTests runs twice at once on one file.
     .executableTarget(
       name: "amalgam-migration-fixture",
       dependencies: ["Amalgam"],
-      path: "Tests/MigrationFixture"
+      path: "Tests/MigrationFixture",
+      swiftSettings: defaultOptionConditions
     ),
     // Test-only: a program that CrashSafetyTests kills with SIGKILL while it commits.
     .executableTarget(
       name: "amalgam-crash-writer",
       dependencies: ["Amalgam"],
-      path: "Tests/CrashWriter"
+      path: "Tests/CrashWriter",
+      swiftSettings: defaultOptionConditions
     ),
     // Test-only C support for Tests/AmalgamTests/Reliability: a power-loss VFS and a failing allocator.
     .target(
@@ -223,7 +248,8 @@ let package = Package(
     .executableTarget(
       name: "amalgam-oom-runner",
       dependencies: ["Amalgam", "AmalgamTestSupport"],
-      path: "Tests/OOMRunner"
+      path: "Tests/OOMRunner",
+      swiftSettings: defaultOptionConditions
     ),
     // Test-only: a C extension compiled against Amalgam's SQLite, as an application's own would be.
     .target(
@@ -233,7 +259,8 @@ let package = Package(
     ),
     .testTarget(
       name: "AmalgamTests",
-      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamTestSupport", "AmalgamExampleExtension"]
+      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamTestSupport", "AmalgamExampleExtension"],
+      swiftSettings: defaultOptionConditions
     ),
   ],
   swiftLanguageModes: [.v6]
