@@ -1,1 +1,1 @@
-../../../../Sources/amalgam/CSVFormatter.swift
+../../../../../Sources/amalgam/CSVFormatter.swift

@@ -1,1 +1,1 @@
-../../../../Sources/amalgam/JSONFormatter.swift
+../../../../../Sources/amalgam/JSONFormatter.swift

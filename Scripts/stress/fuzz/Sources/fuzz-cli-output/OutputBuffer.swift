@@ -1,1 +1,1 @@
-../../../../Sources/amalgam/OutputBuffer.swift
+../../../../../Sources/amalgam/OutputBuffer.swift

@@ -1,1 +1,1 @@
-../../../../Sources/amalgam/ResultFormatter.swift
+../../../../../Sources/amalgam/ResultFormatter.swift

@@ -1,1 +1,1 @@
-../../../../Sources/amalgam/TableFormatter.swift
+../../../../../Sources/amalgam/TableFormatter.swift

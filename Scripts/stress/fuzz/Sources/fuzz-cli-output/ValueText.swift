@@ -1,1 +1,1 @@
-../../../../Sources/amalgam/ValueText.swift
+../../../../../Sources/amalgam/ValueText.swift
