@@ -6,7 +6,9 @@
 # After `load_package_traits SCRATCH`:
 #   ALL_TRAITS          every trait except "default", sorted, space-separated
 #   DEFAULT_TRAITS      the traits the default set turns on, transitively (e.g. ENABLE_SESSION's
-#                       ENABLE_PREUPDATE_HOOK), sorted
+#                       ENABLE_PREUPDATE_HOOK), and those DEFAULT_OPTIONS turns on by defines, sorted
+#   DEFAULT_TRAITS_LISTED  the same set spelled out trait by trait, for --traits: DEFAULT_TRAITS without the
+#                       umbrella traits (DEFAULT_OPTIONS), so that removing one of them from it removes it
 #   NON_DEFAULT_TRAITS  ALL_TRAITS minus DEFAULT_TRAITS, sorted
 #   TRAIT_ENABLES_<T>   not set; use trait_enables T
 
@@ -54,6 +56,28 @@ parse_dump_package_traits() {
     }'
 }
 
+# Prints one line per `define` build setting of the dump-package JSON on stdin that has trait conditions:
+# NAME<TAB>TRAIT1,TRAIT2,... (the setting applies when any of those traits is on). Keys come sorted, so in
+# each setting object "condition" precedes "kind", and "tool" ends it.
+parse_dump_package_trait_defines() {
+    awk '
+    /"condition"[ \t]*:/ { traits = ""; in_condition = 1 }
+    in_condition && /"traits"[ \t]*:[ \t]*\[/ { in_traits = 1; next }
+    in_traits && /\]/ { in_traits = 0; in_condition = 0 }
+    in_traits && /^[ \t]*"[^"]*"[ \t]*,?[ \t]*$/ {
+        value = $0; sub(/^[ \t]*"/, "", value); sub(/".*$/, "", value)
+        traits = traits (traits == "" ? "" : ",") value
+    }
+    /"define"[ \t]*:/ { in_define = 1 }
+    in_define && /"_0"[ \t]*:/ {
+        value = $0; sub(/^[ \t]*"_0"[ \t]*:[ \t]*"/, "", value); sub(/".*$/, "", value)
+        sub(/=.*$/, "", value)
+        if (traits != "") print value "\t" traits
+        in_define = 0
+    }
+    /"tool"[ \t]*:/ { traits = ""; in_define = 0 }'
+}
+
 # load_package_traits SCRATCH_PATH: fills ALL_TRAITS, DEFAULT_TRAITS, NON_DEFAULT_TRAITS, _TRAIT_TABLE.
 load_package_traits() {
     local scratch=$1 json
@@ -88,8 +112,32 @@ load_package_traits() {
             for (t in on) if (t != "") print t
         }' | LC_ALL=C sort | tr '\n' ' ')
     DEFAULT_TRAITS=${DEFAULT_TRAITS% }
+    # A trait can also be on by default through a build setting: Package.swift's DEFAULT_OPTIONS defines the
+    # Swift condition (and the SQLite macros) of each default option instead of enabling its trait, so that
+    # SwiftPM passes one trait flag. A define named like a trait, under a condition that a default trait
+    # meets, counts that trait as on by default.
+    local implied t
+    implied=$(printf '%s\n' "$json" | parse_dump_package_trait_defines | awk -F'\t' \
+        -v defaults=" $DEFAULT_TRAITS " -v all=" $ALL_TRAITS " '
+        index(all, " " $1 " ") {
+            n = split($2, conditions, ",")
+            for (i = 1; i <= n; i++)
+                if (index(defaults, " " conditions[i] " ")) { print $1 "\t" conditions[i]; break }
+        }')
+    DEFAULT_TRAITS_LISTED=$DEFAULT_TRAITS
+    if [ -n "$implied" ]; then
+        DEFAULT_TRAITS=$(printf '%s\n' $DEFAULT_TRAITS $(printf '%s\n' "$implied" | cut -f1) \
+            | LC_ALL=C sort -u | tr '\n' ' ')
+        DEFAULT_TRAITS=${DEFAULT_TRAITS% }
+        local umbrellas
+        umbrellas=" $(printf '%s\n' "$implied" | cut -f2 | LC_ALL=C sort -u | tr '\n' ' ')"
+        DEFAULT_TRAITS_LISTED=""
+        for t in $DEFAULT_TRAITS; do
+            case "$umbrellas" in *" $t "*) ;; *) DEFAULT_TRAITS_LISTED="$DEFAULT_TRAITS_LISTED $t" ;; esac
+        done
+        DEFAULT_TRAITS_LISTED=${DEFAULT_TRAITS_LISTED# }
+    fi
     NON_DEFAULT_TRAITS=""
-    local t
     for t in $ALL_TRAITS; do
         case " $DEFAULT_TRAITS " in *" $t "*) ;; *) NON_DEFAULT_TRAITS="$NON_DEFAULT_TRAITS $t" ;; esac
     done

@@ -102,9 +102,14 @@ public enum SQLite {
     sqlite3_complete(sql) != 0
   }
 
-  /// The package traits this build of Amalgam was compiled with (see the README's trait table).
+  /// The package traits this build of Amalgam was compiled with (see the README's trait table). An option
+  /// that is on by default is listed under its own trait's name whether that trait or `DEFAULT_OPTIONS` (what
+  /// `.defaults` turns on) enabled it, so `enabledTraits.contains("ENABLE_FTS5")` answers either way.
   public static var enabledTraits: [String] {
     var traits: [String] = []
+    #if DEFAULT_OPTIONS
+      traits.append("DEFAULT_OPTIONS")
+    #endif
     #if ENABLE_FTS5
       traits.append("ENABLE_FTS5")
     #endif

@@ -1,4 +1,5 @@
 import AmalgamSQLite
+import Foundation
 import Testing
 
 @testable import Amalgam
@@ -52,10 +53,30 @@ import Testing
   @Test func everyDeclaredTraitIsChecked() {
     // enabledTraits lists only enabled traits, so check the table against the README's full list.
     let checked = Set(Self.optionByTrait.map(\.trait))
-    let notCompileOptions: Set<String> = ["ENABLE_EXTENSIONS", "THREADSAFE_0", "THREADSAFE_1"]
+    let notCompileOptions: Set<String> = ["DEFAULT_OPTIONS", "ENABLE_EXTENSIONS", "THREADSAFE_0", "THREADSAFE_1"]
     for trait in SQLite.enabledTraits where !notCompileOptions.contains(trait) {
       #expect(checked.contains(trait), "trait \(trait) has no compile-option check")
     }
+  }
+
+  /// The traits marked `default: true` in Package.swift's trait table, read from the manifest itself (its
+  /// rows read `.init(` then `"NAME", default: true, ...`).
+  static func defaultOptionsInManifest() throws -> [String] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    return manifest.matches(of: /\.init\(\s*"([A-Z0-9_]+)", default: true/).map { String($0.output.1) }
+  }
+
+  @Test func defaultOptionsTurnsOnEveryOptionMarkedDefault() throws {
+    let defaults = try Self.defaultOptionsInManifest()
+    #expect(defaults.contains("ENABLE_FTS5") && defaults.contains("DQS_0"), "read \(defaults) from Package.swift")
+    #expect(!defaults.contains("ENABLE_FTS4"))
+    #if DEFAULT_OPTIONS
+      for trait in defaults {
+        #expect(SQLite.enabledTraits.contains(trait), "DEFAULT_OPTIONS is on but \(trait) is not")
+      }
+    #endif
   }
 
   @Test func threadingModeFollowsTheThreadsafeTraits() {
@@ -74,7 +95,9 @@ import Testing
 
   @Test func extensionsAreRegisteredExactlyWhenTheTraitIsOn() throws {
     let db = try Database()
-    let statement = try db.prepare(sql: "SELECT count(DISTINCT name) FROM pragma_function_list WHERE name IN ('sha3', 'uuid', 'decimal_add', 'ieee754')")
+    let statement = try db.prepare(
+      sql: "SELECT count(DISTINCT name) FROM pragma_function_list "
+        + "WHERE name IN ('sha3', 'uuid', 'decimal_add', 'ieee754')")
     let count: Int? = try statement.front()
     #if ENABLE_EXTENSIONS
       #expect(count == 4)

@@ -78,7 +78,7 @@ struct NonFiniteConversionTests {
   }
 
   #if ENABLE_EXTENSIONS
-    /// Found by fuzz-value-conversions (Scripts/fuzz/Corpus/fuzz-value-conversions/decimal-huge-exponent):
+    /// Found by fuzz-value-conversions (Scripts/stress/fuzz/Corpus/fuzz-value-conversions/decimal-huge-exponent):
     /// SQLite's decimal() refuses a text whose exponent asks for millions of digits with SQLITE_NOMEM.
     /// The statement throws that error (the fuzz harness took it for a failure of the row path), and the
     /// connection goes on; Amalgam's own Decimal reading refuses the text.

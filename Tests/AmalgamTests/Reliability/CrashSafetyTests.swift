@@ -6,7 +6,7 @@ import Testing
 /// database and prints `committed N` after each commit returns; this test kills it with SIGKILL at a
 /// random moment, reopens the file, and checks that SQLite finds it intact, that every printed commit is
 /// there, and that no transaction is half applied. The runs continue on one file, so each also recovers
-/// from the previous kill. `swift test` does a few runs; `Scripts/crash-test --runs 500` does more
+/// from the previous kill. `swift test` does a few runs; `Scripts/stress/crash-test --runs 500` does more
 /// (it sets AMALGAM_CRASH_RUNS).
 @Suite struct CrashSafetyTests {
   @Test func everyPrintedCommitSurvivesSIGKILL() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// own), then runs a script of public operations. Every run must end cleanly, with the script completed
 /// or a thrown error, never a crash or a wrong value, and leave a database file that SQLite finds intact
 /// with no half transaction. `swift test` runs the first N densely and then a sample up to the script's
-/// allocation count; `Scripts/oom-test` runs every N (it sets AMALGAM_OOM_EVERY_N).
+/// allocation count; `Scripts/stress/oom-test` runs every N (it sets AMALGAM_OOM_EVERY_N).
 @Suite struct OutOfMemoryTests {
   struct Run {
     var failAt: Int

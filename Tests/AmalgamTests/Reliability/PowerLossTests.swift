@@ -10,7 +10,7 @@ import Testing
 /// random write, truncation, sync or deletion (or after the last commit), reopens the file with the
 /// default VFS, and checks that SQLite finds it intact, that the rows are 1...k with no gap and no half
 /// transaction, and that k is what the journal mode and `synchronous` promise. `swift test` runs a few
-/// trials per setting; `Scripts/power-loss-test --trials N` runs more (it sets AMALGAM_POWER_LOSS_TRIALS).
+/// trials per setting; `Scripts/stress/power-loss-test --trials N` runs more (it sets AMALGAM_POWER_LOSS_TRIALS).
 @Suite struct PowerLossTests {
   /// A journal mode and `synchronous` setting (`nil` keeps the connection's default).
   struct Setting: CustomStringConvertible {

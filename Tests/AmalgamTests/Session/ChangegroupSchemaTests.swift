@@ -4,7 +4,7 @@
   import Testing
 
   /// A changegroup with a schema database, given a changeset for a table that database lacks: SQLite
-  /// 3.53.4 crashes there (a null pointer in sqlite3changegroup_add, found by Scripts/fuzz
+  /// 3.53.4 crashes there (a null pointer in sqlite3changegroup_add, found by Scripts/stress/fuzz
   /// fuzz-changeset); the Swift layer throws SQLITE_SCHEMA instead.
   @Suite struct ChangegroupSchemaTests {
     @Test func aChangesetForATableTheSchemaLacksThrows() throws {
@@ -72,7 +72,7 @@
       #expect(insert.newValues == [.integer(9), .text("nub"), .real(0.5), .null, .integer(7)])
     }
 
-    /// Scripts/fuzz/Corpus/fuzz-changeset/sqlite-invert-negative-length without its 8 header bytes: a
+    /// Scripts/stress/fuzz/Corpus/fuzz-changeset/sqlite-invert-negative-length without its 8 header bytes: a
     /// record whose TEXT length overflows to a negative size. SQLite 3.53.4's sqlite3changeset_invert
     /// moved its read position before the buffer and crashed; `inverted()` now throws SQLITE_CORRUPT.
     @Test func invertingARecordWithANegativeLengthThrows() throws {
@@ -119,7 +119,7 @@
     }
 
     @Test func theFuzzerInputThatCrashedSQLiteThrows() throws {
-      // Scripts/fuzz/Corpus/fuzz-changeset/changegroup-missing-table, without its 8 header bytes: tables
+      // Scripts/stress/fuzz/Corpus/fuzz-changeset/changegroup-missing-table, without its 8 header bytes: tables
       // t4 (missing), t1 and t3, in the fuzz target's database.
       let hex =
         "540301000074340012000100000000000000040304666f75720401040900010000000000000002030374e36f051700010000"
@@ -154,7 +154,7 @@
     }
 
     @Test func undecodableBytesBeforeAMissingTableThrow() throws {
-      // Scripts/fuzz/Corpus/fuzz-changeset/changegroup-missing-table-corrupt without its 8 header bytes:
+      // Scripts/stress/fuzz/Corpus/fuzz-changeset/changegroup-missing-table-corrupt without its 8 header bytes:
       // table t0 (missing) whose first record has a blob length past the end. sqlite3changegroup_add
       // skips records without decoding them and reached t0 anyway.
       let hex =

@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of each fuzz target under Corpus/<target>/ (small files, kept in the repository).
 
-Run again after changing how a target reads its bytes: Scripts/fuzz/make-seeds.py. Seeds are only a
+Run again after changing how a target reads its bytes: Scripts/stress/fuzz/make-seeds.py. Seeds are only a
 starting point; libFuzzer writes what it finds into a scratch corpus, not here.
 """
 import os
 import sqlite3
 import struct
+import sys
 import tempfile
+
+if len(sys.argv) > 1:
+    if sys.argv[1] in ("-h", "--help"):
+        print("Usage: Scripts/stress/fuzz/make-seeds.py\n\n" + __doc__.strip())
+        sys.exit(0)
+    print(f"make-seeds.py: unknown argument '{sys.argv[1]}' (see --help)", file=sys.stderr)
+    sys.exit(2)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

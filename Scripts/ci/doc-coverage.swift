@@ -1,7 +1,7 @@
 // Doc comment coverage of Amalgam's public declarations, read from the module's symbol graphs.
-// Run by Scripts/check-docs:
+// Run by Scripts/ci/check-docs:
 //
-//     swift Scripts/doc-coverage.swift SYMBOL-GRAPH-DIR SOURCES-DIR [--list]
+//     swift Scripts/ci/doc-coverage.swift SYMBOL-GRAPH-DIR SOURCES-DIR [--list]
 //
 // Every public declaration in SOURCES-DIR is counted once (a protocol extension's default
 // implementation appears in the graph once per conforming type) as one of:
@@ -26,6 +26,20 @@ struct Entry {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(
+    """
+    Usage: swift Scripts/ci/doc-coverage.swift SYMBOL-GRAPH-DIR SOURCES-DIR [--list]
+
+    Checks that every public declaration in the symbol graphs of SYMBOL-GRAPH-DIR whose source is under
+    SOURCES-DIR has a doc comment, its own or that of the protocol requirement it implements; exits 1
+    when one has none. Scripts/ci/check-docs runs it.
+
+      --list        also list the declarations whose doc comment is inherited
+      -h, --help    show this help
+    """)
+  exit(0)
+}
 let positional = arguments.filter { !$0.hasPrefix("--") }
 guard positional.count == 2 else {
   FileHandle.standardError.write(Data("usage: doc-coverage.swift SYMBOL-GRAPH-DIR SOURCES-DIR [--list]\n".utf8))

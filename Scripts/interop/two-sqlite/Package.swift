@@ -9,7 +9,7 @@ import PackageDescription
 
 let package = Package(
   name: "two-sqlite",
-  dependencies: [.package(name: "Amalgam", path: "../..")],
+  dependencies: [.package(name: "Amalgam", path: "../../..")],
   targets: [
     // The system SQLite, found with pkg-config: /usr/include/sqlite3.h and -lsqlite3.
     .systemLibrary(

@@ -2,10 +2,10 @@
 //
 // libFuzzer targets for Amalgam's Swift layer. A package of its own, outside the library's package
 // graph: the targets are built with `-sanitize=fuzzer` and `-parse-as-library` (libFuzzer supplies
-// `main`), which a library consumer must never get. Build and run them with `Scripts/fuzz/run`.
+// `main`), which a library consumer must never get. Build and run them with `Scripts/stress/fuzz/run`.
 //
 // Each target fuzzes one place where the Swift layer parses bytes or text it does not control; see
-// Scripts/fuzz/README.md and the README's "Fuzzing" section.
+// Scripts/stress/fuzz/README.md and the README's "Fuzzing" section.
 
 import PackageDescription
 
@@ -14,7 +14,7 @@ let package = Package(
   dependencies: [
     // FTS5 and sessions are default traits today; naming them keeps the FTS5 and changeset targets
     // building if the defaults ever change.
-    .package(name: "Amalgam", path: "../..", traits: [.defaults, "ENABLE_FTS5", "ENABLE_SESSION"])
+    .package(name: "Amalgam", path: "../../..", traits: [.defaults, "ENABLE_FTS5", "ENABLE_SESSION"])
   ],
   targets: [
     .target(name: "FuzzSupport", dependencies: [.product(name: "Amalgam", package: "Amalgam")]),

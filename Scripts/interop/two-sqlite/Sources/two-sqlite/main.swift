@@ -3,7 +3,7 @@
 //   1. whether linking both fails (duplicate symbols),
 //   2. which copy Amalgam's calls reach, and which copy the application's own C calls reach,
 //   3. the POSIX advisory-lock hazard when two copies open the same file.
-// Run from Scripts/two-sqlite: `swift run two-sqlite`. Exits non-zero when a measured fact differs from
+// Run from Scripts/interop/two-sqlite: `swift run two-sqlite`. Exits non-zero when a measured fact differs from
 // what the README says.
 
 import Amalgam

@@ -1,1 +1,0 @@
-../../../../Sources/amalgam/JSONFormatter.swift

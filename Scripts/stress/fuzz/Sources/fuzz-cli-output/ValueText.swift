@@ -1,0 +1,1 @@
+../../../../../Sources/amalgam/ValueText.swift
