@@ -3,6 +3,11 @@ import AmalgamSQLite
 // Everyday fetches: one call from SQL and arguments to Swift values. Each prepares its SQL through the
 // statement cache (`cachedStatement(sql:)`) and resets the statement and clears its bindings before
 // returning, whether it succeeded or threw.
+//
+// The rule every API that runs SQL text follows (see `StatementArguments`): `sql:` then `arguments:`.
+// Reading one value: `fetchOne` (nil for no row or NULL) and `fetchValue` (a missing row throws) from SQL
+// text, on a `Database` or any `DatabaseReader`; `Statement.front` on a statement already prepared
+// (FeistyDB's spelling); `Row.value(at:)` and `Row.value(named:)` inside a loop over rows.
 
 extension Database {
   /// Runs `body` with the cached statement for `sql`, bound to `arguments` (`nil`: `body` binds); resets
