@@ -56,7 +56,8 @@ func measure(_ workload: Workload, database: Database, repetitions: Int) throws 
   let (_, expected) = try time { try runCSide(workload, handle) }
   let (_, warmAmalgam) = try time { try runAmalgamSide(workload, database) }
   guard warmAmalgam == expected else {
-    throw BenchmarkFailure(description: "workload \(workload.number): Amalgam checksum \(warmAmalgam) != C checksum \(expected)")
+    throw BenchmarkFailure(
+      description: "workload \(workload.number): Amalgam checksum \(warmAmalgam) != C checksum \(expected)")
   }
   for repetition in 0..<repetitions {
     // Alternate which side goes first so drift in machine load hits both.
@@ -65,7 +66,8 @@ func measure(_ workload: Workload, database: Database, repetitions: Int) throws 
       let (elapsed, checksum) =
         try runC ? time { try runCSide(workload, handle) } : time { try runAmalgamSide(workload, database) }
       guard checksum == expected else {
-        throw BenchmarkFailure(description: "workload \(workload.number) (\(runC ? "C" : "Amalgam")): checksum \(checksum) != \(expected)")
+        throw BenchmarkFailure(
+          description: "workload \(workload.number) (\(runC ? "C" : "Amalgam")): checksum \(checksum) != \(expected)")
       }
       if runC { measurement.cNanoseconds.append(elapsed) } else { measurement.amalgamNanoseconds.append(elapsed) }
     }

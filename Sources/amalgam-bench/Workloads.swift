@@ -21,15 +21,16 @@ let namedInsertSQL = "INSERT INTO inserted VALUES (:i0, :i1, :i2, :i3, :i4, :i5,
 /// Creates the tables every workload reads or writes.
 func makeBenchmarkDatabase() throws -> Database {
   let db = try Database()
-  try db.batch(sql: """
-    CREATE TABLE items(i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER,
-                       i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER);
-    CREATE TABLE inserted(i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER,
-                          i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER);
-    CREATE TABLE documents(title TEXT, payload BLOB);
-    CREATE TABLE numbers(n INTEGER);
-    CREATE TABLE kv(k INTEGER PRIMARY KEY, v INTEGER);
-    """)
+  try db.batch(
+    sql: """
+      CREATE TABLE items(i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER,
+                         i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER);
+      CREATE TABLE inserted(i0 INTEGER, i1 INTEGER, i2 INTEGER, i3 INTEGER, i4 INTEGER,
+                            i5 INTEGER, i6 INTEGER, i7 INTEGER, i8 INTEGER, i9 INTEGER);
+      CREATE TABLE documents(title TEXT, payload BLOB);
+      CREATE TABLE numbers(n INTEGER);
+      CREATE TABLE kv(k INTEGER PRIMARY KEY, v INTEGER);
+      """)
   try db.transaction { db in
     let insert = try db.prepare(sql: "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     for row in 0..<fetchRowCount {
@@ -64,7 +65,8 @@ func emptyInserted(_ db: Database) throws { try db.execute(sql: "DELETE FROM ins
 
 /// Sums the inserted table, so insert workloads have a checksum of what they wrote.
 func insertedChecksum(_ handle: OpaquePointer) throws -> Int {
-  let statement = try prepareC(handle, "SELECT total(i0 + i1 + i2 + i3 + i4 + i5 + i6 + i7 + i8 + i9), count(*) FROM inserted")
+  let statement = try prepareC(
+    handle, "SELECT total(i0 + i1 + i2 + i3 + i4 + i5 + i6 + i7 + i8 + i9), count(*) FROM inserted")
   defer { sqlite3_finalize(statement) }
   try checkC(sqlite3_step(statement), handle, SQLITE_ROW)
   return Int(sqlite3_column_double(statement, 0)) &+ Int(sqlite3_column_int64(statement, 1))
@@ -104,7 +106,8 @@ func textAndBlobC(_ handle: OpaquePointer) throws -> Int {
     }
     memcpy(text, textBytes, textCount)
     memcpy(blob, blobBytes, blobCount)
-    sum &+= textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
+    sum &+=
+      textCount &+ blobCount &+ Int(text.load(as: UInt8.self)) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
     free(text)
     free(blob)
   }
@@ -190,8 +193,10 @@ func allWorkloads() -> [Workload] {
           let statement = try db.prepare(sql: insertSQL)
           for row in 0..<insertRowCount {
             let base = row * 10
-            try statement.bind(base, base + 1, base + 2, base + 3, base + 4,
-                               base + 5, base + 6, base + 7, base + 8, base + 9).execute()
+            try statement.bind(
+              base, base + 1, base + 2, base + 3, base + 4,
+              base + 5, base + 6, base + 7, base + 8, base + 9
+            ).execute()
           }
         }
         return try insertedChecksum(db.sqliteHandle)
@@ -247,8 +252,9 @@ func allWorkloads() -> [Workload] {
         let statement = try prepareC(handle, namedInsertSQL)
         for row in 0..<insertRowCount {
           let base = row * 10
-          let item = Item(i0: base, i1: base + 1, i2: base + 2, i3: base + 3, i4: base + 4,
-                          i5: base + 5, i6: base + 6, i7: base + 7, i8: base + 8, i9: base + 9)
+          let item = Item(
+            i0: base, i1: base + 1, i2: base + 2, i3: base + 3, i4: base + 4,
+            i5: base + 5, i6: base + 6, i7: base + 7, i8: base + 8, i9: base + 9)
           sqlite3_bind_int64(statement, 1, Int64(item.i0))
           sqlite3_bind_int64(statement, 2, Int64(item.i1))
           sqlite3_bind_int64(statement, 3, Int64(item.i2))
@@ -272,8 +278,9 @@ func allWorkloads() -> [Workload] {
           let encoder = StatementEncoder()
           for row in 0..<insertRowCount {
             let base = row * 10
-            let item = Item(i0: base, i1: base + 1, i2: base + 2, i3: base + 3, i4: base + 4,
-                            i5: base + 5, i6: base + 6, i7: base + 7, i8: base + 8, i9: base + 9)
+            let item = Item(
+              i0: base, i1: base + 1, i2: base + 2, i3: base + 3, i4: base + 4,
+              i5: base + 5, i6: base + 6, i7: base + 7, i8: base + 8, i9: base + 9)
             try encoder.encode(item, to: statement)
             try statement.execute()
           }
@@ -296,7 +303,9 @@ func allWorkloads() -> [Workload] {
     Workload(
       number: 8, name: "statement cache: 3 SQL strings x 50k executions", target: 1.25,
       c: { handle in
-        let sqls = ["SELECT v FROM kv WHERE k = ?", "SELECT count(*) FROM kv WHERE k < ?", "SELECT max(v) FROM kv WHERE k <= ?"]
+        let sqls = [
+          "SELECT v FROM kv WHERE k = ?", "SELECT count(*) FROM kv WHERE k < ?", "SELECT max(v) FROM kv WHERE k <= ?",
+        ]
         let statements = try sqls.map { try prepareC(handle, $0) }
         defer { statements.forEach { sqlite3_finalize($0) } }
         var sum = 0
@@ -309,7 +318,9 @@ func allWorkloads() -> [Workload] {
         return sum
       },
       amalgam: { db in
-        let sqls = ["SELECT v FROM kv WHERE k = ?", "SELECT count(*) FROM kv WHERE k < ?", "SELECT max(v) FROM kv WHERE k <= ?"]
+        let sqls = [
+          "SELECT v FROM kv WHERE k = ?", "SELECT count(*) FROM kv WHERE k < ?", "SELECT max(v) FROM kv WHERE k <= ?",
+        ]
         var sum = 0
         for execution in 0..<cacheExecutionCount {
           let statement = try db.cachedStatement(sql: sqls[execution % 3])

@@ -45,7 +45,8 @@ guard let options = parseOptions() else {
 }
 
 #if DEBUG
-  FileHandle.standardError.write(Data("warning: debug build; run `swift run -c release amalgam-bench` for real figures\n".utf8))
+  FileHandle.standardError.write(
+    Data("warning: debug build; run `swift run -c release amalgam-bench` for real figures\n".utf8))
 #endif
 
 do {
@@ -73,11 +74,13 @@ do {
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for result in results {
       let mark = result.meetsTarget ? "" : " (missed)"
-      print("| \(result.workload.number) | \(result.workload.name) | \(ms(result.cMedian)) | \(ms(result.cMinimum)) | "
-        + "\(ms(result.amalgamMedian)) | \(ms(result.amalgamMinimum)) | \(String(format: "%.2f", result.ratio))\(mark) | "
-        + "\(String(format: "%.2f", result.workload.target)) |")
+      print(
+        "| \(result.workload.number) | \(result.workload.name) | \(ms(result.cMedian)) | \(ms(result.cMinimum)) | "
+          + "\(ms(result.amalgamMedian)) | \(ms(result.amalgamMinimum)) | \(String(format: "%.2f", result.ratio))\(mark) | "
+          + "\(String(format: "%.2f", result.workload.target)) |")
     }
-    print("\nSQLite \(SQLite.version), \(options.repetitions) repetitions, traits: \(SQLite.enabledTraits.count) enabled")
+    print(
+      "\nSQLite \(SQLite.version), \(options.repetitions) repetitions, traits: \(SQLite.enabledTraits.count) enabled")
   }
 } catch {
   FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))

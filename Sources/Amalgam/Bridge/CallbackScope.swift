@@ -46,8 +46,6 @@ final class CallbackScope {
     amalgam_store_relaxed(&cell.pointee.owner, owner)
   }
 
-
-
   deinit {
     // Only the numbers of calls that have returned are left in the cell: clear the running one.
     amalgam_store_relaxed(&cell.pointee.active, 0)

@@ -144,7 +144,9 @@ private struct RowDecoding: Decoder {
       statement.refreshColumnNames()  // once per row (see columnIndexInCurrentRow)
       // The container holds only what is constant for the statement, so the next row with the same
       // keys gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
-      if let reused = statement.coding.reusedDecodingContainer?.container(KeyedDecodingContainer<Key>.self, for: Key.self) {
+      if let reused = statement.coding.reusedDecodingContainer?.container(
+        KeyedDecodingContainer<Key>.self, for: Key.self)
+      {
         return reused
       }
       let container = KeyedDecodingContainer(

@@ -310,7 +310,9 @@ private struct ParameterEncoding: Encoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     // An encoder kept after its encode returned must not reach the sink: its container fails.
-    guard token.isActive else { return KeyedEncodingContainer(ParameterContainer<Key>(sink: sink, mark: token.scopeMark)) }
+    guard token.isActive else {
+      return KeyedEncodingContainer(ParameterContainer<Key>(sink: sink, mark: token.scopeMark))
+    }
     // The container holds only what is constant for the sink, so the next value with the same keys
     // gets it again, without the metadata lookups and allocation of a new one (ReusedContainer).
     if let reused = sink.reusedContainer?.container(KeyedEncodingContainer<Key>.self, for: Key.self) {
@@ -453,5 +455,7 @@ private struct ParameterContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { PositionalFailure() }
   // A super encoder made after the call returned fails on first use, as this container does.
   mutating func superEncoder() -> any Encoder { ParameterEncoding(sink: sink, token: token.currentToken) }
-  mutating func superEncoder(forKey key: Key) -> any Encoder { ParameterEncoding(sink: sink, token: token.currentToken) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    ParameterEncoding(sink: sink, token: token.currentToken)
+  }
 }

@@ -70,10 +70,11 @@ extension DatabaseValue: CustomStringConvertible {
     case .real(let value): return String(value)
     case .text(let value): return "'" + value.replacing("'", with: "''") + "'"
     case .blob(let value):
-      return "x'" + value.map { byte in
-        let hex = String(byte, radix: 16, uppercase: true)
-        return byte < 16 ? "0" + hex : hex
-      }.joined() + "'"
+      return "x'"
+        + value.map { byte in
+          let hex = String(byte, radix: 16, uppercase: true)
+          return byte < 16 ? "0" + hex : hex
+        }.joined() + "'"
     }
   }
 }

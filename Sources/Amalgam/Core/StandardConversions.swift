@@ -32,7 +32,8 @@ extension DatabaseInteger {
   public func databaseValue() throws -> DatabaseValue {
     guard let value = Int64(exactly: self) else {
       throw DatabaseError.unrepresentableValue(
-        type: "\(Self.self)", value: "\(self)", reason: "SQLite integers are 64-bit signed; the maximum is \(Int64.max)")
+        type: "\(Self.self)", value: "\(self)", reason: "SQLite integers are 64-bit signed; the maximum is \(Int64.max)"
+      )
     }
     return .integer(value)
   }
@@ -95,61 +96,81 @@ extension DatabaseInteger {
 extension Int: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int8: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int16: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int32: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension Int64: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt8: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt16: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt32: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 extension UInt64: DatabaseInteger {
   // Concrete witnesses (not the protocol extension's defaults) let callers specialise and inline them.
   @inlinable public init(row: borrowing Row, at index: Int32) throws { try self.init(integerColumnOf: row, at: index) }
-  @inlinable public func bind(to statement: Statement, at index: Int32) throws { try bindInteger(to: statement, at: index) }
+  @inlinable public func bind(to statement: Statement, at index: Int32) throws {
+    try bindInteger(to: statement, at: index)
+  }
   @inlinable public init(sqliteValue value: OpaquePointer) throws { try self.init(integerValue: value) }
 }
 

@@ -55,7 +55,8 @@ extension Statement {
         let table = sqlite3_column_table_name(sqliteHandle, column),
         let origin = sqlite3_column_origin_name(sqliteHandle, column)
       else { return nil }
-      return ColumnOrigin(schema: String(cString: schema), table: String(cString: table), column: String(cString: origin))
+      return ColumnOrigin(
+        schema: String(cString: schema), table: String(cString: table), column: String(cString: origin))
     #else
       throw SQLiteError(code: .misuse, message: "Column origins need the ENABLE_COLUMN_METADATA trait")
     #endif

@@ -368,7 +368,8 @@ extension Statement {
   @usableFromInline
   func parameterIndexOutOfRange(_ index: Int) -> SQLiteError {
     SQLiteError(
-      code: .range, message: "Parameter index \(index) is out of range; the statement has \(parameterCount) parameter(s)",
+      code: .range,
+      message: "Parameter index \(index) is out of range; the statement has \(parameterCount) parameter(s)",
       sql: sql)
   }
 

@@ -137,17 +137,17 @@
             guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
             let box = HookBox<(PreUpdateEvent) -> Void>.from(userData)
             box.scope.run { token in
-            let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
-            let event = PreUpdateEvent(
-              operation: operation, databaseName: hookString(databaseName) ?? "",
-              tableName: hookString(tableName) ?? "",
-              oldRowid: operation == .insert ? nil : oldRowid,
-              newRowid: operation == .delete ? nil : newRowid,
-              columnCount: Int(sqlite3_preupdate_count(connection)),
-              depth: Int(sqlite3_preupdate_depth(connection)),
-              blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
-              handle: connection, token: token)
-            box.call { $0(event) }
+              let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
+              let event = PreUpdateEvent(
+                operation: operation, databaseName: hookString(databaseName) ?? "",
+                tableName: hookString(tableName) ?? "",
+                oldRowid: operation == .insert ? nil : oldRowid,
+                newRowid: operation == .delete ? nil : newRowid,
+                columnCount: Int(sqlite3_preupdate_count(connection)),
+                depth: Int(sqlite3_preupdate_depth(connection)),
+                blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
+                handle: connection, token: token)
+              box.call { $0(event) }
             }
           }, userData)
       }
