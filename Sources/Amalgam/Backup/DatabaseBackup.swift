@@ -78,8 +78,8 @@ public final class DatabaseBackup {
   /// from being closed under it (it frees the connection that `sqlite3_backup_finish` then reads).
   private let sourceDatabase: Database
   private let destinationDatabase: Database
-  private var source: Connection { sourceDatabase.connectionBox }
-  private var destination: Connection { destinationDatabase.connectionBox }
+  private var source: Connection { sourceDatabase.connection }
+  private var destination: Connection { destinationDatabase.connection }
   /// Finishes the backup when either connection is closed explicitly (see `BackupCloseObserver`).
   private let closeObserver = BackupCloseObserver()
   /// The progress when the last step returned, kept for reading after the backup has finished.
@@ -108,9 +108,9 @@ public final class DatabaseBackup {
     self.destinationDatabase = destination
     let sourceHandle = try source.sqliteHandle
     try Self.refuseSameFile(source, sourceSchema, destination, destinationSchema)
-    let destinationBox = destination.connectionBox
+    let destinationBox = destination.connection
     let backup = try destinationBox.withHandle { destinationHandle in
-      try source.connectionBox.withHandle { _ in
+      try source.connection.withHandle { _ in
         sqlite3_backup_init(destinationHandle, destinationSchema, sourceHandle, sourceSchema)
       }
     }
@@ -121,8 +121,8 @@ public final class DatabaseBackup {
     handle = backup
     lastProgress = BackupProgress(remainingPageCount: 0, totalPageCount: 0)
     closeObserver.backup = self
-    source.connectionBox.retainedCallbacks[closeObserver.key] = closeObserver
-    destination.connectionBox.retainedCallbacks[closeObserver.key] = closeObserver
+    source.connection.retainedCallbacks[closeObserver.key] = closeObserver
+    destination.connection.retainedCallbacks[closeObserver.key] = closeObserver
   }
 
   deinit {

@@ -63,7 +63,7 @@ public final class Blob {
   init(
     database: Database, schema: String, table: String, column: String, rowid: Int64, writable: Bool
   ) throws {
-    connection = database.connectionBox
+    connection = database.connection
     isWritable = writable
     try SQLiteError.checkNoNUL(schema, "schema name")
     try SQLiteError.checkNoNUL(table, "table name")

@@ -68,7 +68,7 @@ extension Database {
   public func checkpoint(_ mode: CheckpointMode = .passive, schema: String = "main") throws -> CheckpointResult {
     var logFrames: Int32 = -1
     var checkpointedFrames: Int32 = -1
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       sqlite3_wal_checkpoint_v2(handle, schema, mode.sqliteValue, &logFrames, &checkpointedFrames)
     }
     try check(rc)

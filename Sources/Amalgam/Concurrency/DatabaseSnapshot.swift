@@ -77,7 +77,7 @@
           "takeSnapshot() needs an open transaction: call it inside read { } or after begin()")
       }
       var snapshot: UnsafeMutablePointer<sqlite3_snapshot>?
-      let rc = try connectionBox.withHandle { sqlite3_snapshot_get($0, schema, &snapshot) }
+      let rc = try connection.withHandle { sqlite3_snapshot_get($0, schema, &snapshot) }
       guard rc == SQLITE_OK, let snapshot else {
         throw SQLiteError(
           code: ResultCode(rawValue: rc == SQLITE_OK ? SQLITE_ERROR : rc),
@@ -98,7 +98,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/snapshot_open.html>
     public func openSnapshot(_ snapshot: DatabaseSnapshot, schema: String = "main") throws {
-      let rc = try connectionBox.withHandle { sqlite3_snapshot_open($0, schema, snapshot.pointer) }
+      let rc = try connection.withHandle { sqlite3_snapshot_open($0, schema, snapshot.pointer) }
       try check(rc)
     }
   }

@@ -39,7 +39,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/get_clientdata.html>
   public func setClientData<Value>(_ value: Value?, forKey name: String) throws {
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       let key = Self.clientDataKey(name)
       guard let value else { return sqlite3_set_clientdata(handle, key, nil, nil) }
       // SQLite calls the destructor itself when the call fails.
@@ -55,7 +55,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/get_clientdata.html>
   public func clientData<Value>(forKey name: String, as type: Value.Type = Value.self) -> Value? {
-    guard let connection, let pointer = sqlite3_get_clientdata(connection, Self.clientDataKey(name)) else {
+    guard let openHandle, let pointer = sqlite3_get_clientdata(openHandle, Self.clientDataKey(name)) else {
       return nil
     }
     // Only setClientData stores values under an "amalgam:" name, always in a ClientDataBox.

@@ -135,7 +135,7 @@ extension Database {
   /// Calls `sqlite3_db_config(db, op, value, &result)` and returns `result`.
   private func dbConfig(_ op: Int32, _ value: Int32) throws -> Int32 {
     var result: Int32 = 0
-    let rc = try connectionBox.withHandle { amalgam_db_config_int($0, op, value, &result) }
+    let rc = try connection.withHandle { amalgam_db_config_int($0, op, value, &result) }
     try check(rc)
     return result
   }

@@ -146,7 +146,7 @@ extension Database {
   private func fileControl(
     _ operation: Int32, _ name: @autoclosure () -> String, schema: String, _ argument: UnsafeMutableRawPointer?
   ) throws {
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       let rc = sqlite3_file_control(handle, schema, operation, argument)
       if rc != SQLITE_OK {
         // sqlite3_file_control leaves the connection's message as it was: set one that fits.

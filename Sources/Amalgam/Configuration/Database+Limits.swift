@@ -48,7 +48,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/limit.html>
   public func limit(_ limit: DatabaseLimit) throws -> Int {
-    try connectionBox.withHandle { Int(sqlite3_limit($0, limit.rawValue, -1)) }
+    try connection.withHandle { Int(sqlite3_limit($0, limit.rawValue, -1)) }
   }
 
   /// Changes a run-time limit and returns its previous value (`sqlite3_limit`).
@@ -75,6 +75,6 @@ extension Database {
     guard value >= 0 else {
       throw SQLiteError(code: .range, message: "A limit cannot be negative (\(limit) set to \(value))")
     }
-    return try connectionBox.withHandle { Int(sqlite3_limit($0, limit.rawValue, Int32(clamping: value))) }
+    return try connection.withHandle { Int(sqlite3_limit($0, limit.rawValue, Int32(clamping: value))) }
   }
 }

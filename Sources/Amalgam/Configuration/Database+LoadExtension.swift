@@ -39,7 +39,7 @@
     /// Related SQLite documentation: <https://sqlite.org/c3ref/load_extension.html>
     public func loadExtension(path: String, entryPoint: String? = nil) throws {
       var message: UnsafeMutablePointer<CChar>?
-      let (handle, rc) = try connectionBox.withHandle { ($0, sqlite3_load_extension($0, path, entryPoint, &message)) }
+      let (handle, rc) = try connection.withHandle { ($0, sqlite3_load_extension($0, path, entryPoint, &message)) }
       let text = message.map { String(cString: $0) }
       sqlite3_free(message)
       guard rc == SQLITE_OK else {

@@ -42,7 +42,7 @@
         milliseconds = Int32((seconds * 1000).rounded(.up))
       }
       let flags = blockOnConnect ? SQLITE_SETLK_BLOCK_ON_CONNECT : 0
-      let rc = try connectionBox.withHandle { handle in sqlite3_setlk_timeout(handle, milliseconds, flags) }
+      let rc = try connection.withHandle { handle in sqlite3_setlk_timeout(handle, milliseconds, flags) }
       try check(rc)
     }
   }

@@ -42,10 +42,10 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/db_name.html>
   public var schemaNames: [String] {
-    guard let connection else { return [] }
+    guard let openHandle else { return [] }
     var names: [String] = []
     var index: Int32 = 0
-    while let name = sqlite3_db_name(connection, index) {
+    while let name = sqlite3_db_name(openHandle, index) {
       names.append(String(cString: name))
       index += 1
     }
@@ -59,14 +59,14 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/db_cacheflush.html>
   public func flushCache() throws {
-    try check(try connectionBox.withHandle { sqlite3_db_cacheflush($0) })
+    try check(try connection.withHandle { sqlite3_db_cacheflush($0) })
   }
 
   /// Frees as much memory as possible from this connection's caches (`sqlite3_db_release_memory`).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/db_release_memory.html>
   public func releaseMemory() throws {
-    try check(try connectionBox.withHandle { sqlite3_db_release_memory($0) })
+    try check(try connection.withHandle { sqlite3_db_release_memory($0) })
   }
 }
 
@@ -121,7 +121,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/uri_boolean.html>
   public func uriParameter(_ name: String, schema: String = "main") -> String? {
-    guard let connection, let file = sqlite3_db_filename(connection, schema),
+    guard let openHandle, let file = sqlite3_db_filename(openHandle, schema),
       let value = sqlite3_uri_parameter(file, name)
     else { return nil }
     return String(cString: value)
@@ -132,7 +132,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/uri_boolean.html>
   public func uriBoolean(_ name: String, default defaultValue: Bool, schema: String = "main") -> Bool {
-    guard let connection, let file = sqlite3_db_filename(connection, schema) else { return defaultValue }
+    guard let openHandle, let file = sqlite3_db_filename(openHandle, schema) else { return defaultValue }
     return sqlite3_uri_boolean(file, name, defaultValue ? 1 : 0) != 0
   }
 
@@ -141,7 +141,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/uri_boolean.html>
   public func uriInteger(_ name: String, default defaultValue: Int64, schema: String = "main") -> Int64 {
-    guard let connection, let file = sqlite3_db_filename(connection, schema) else { return defaultValue }
+    guard let openHandle, let file = sqlite3_db_filename(openHandle, schema) else { return defaultValue }
     return sqlite3_uri_int64(file, name, defaultValue)
   }
 
@@ -149,7 +149,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/uri_boolean.html>
   public func uriParameterNames(schema: String = "main") -> [String] {
-    guard let connection, let file = sqlite3_db_filename(connection, schema) else { return [] }
+    guard let openHandle, let file = sqlite3_db_filename(openHandle, schema) else { return [] }
     var names: [String] = []
     var index: Int32 = 0
     while let key = sqlite3_uri_key(file, index) {

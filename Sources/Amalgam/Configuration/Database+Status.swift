@@ -100,7 +100,7 @@ extension Database {
   public func status(_ counter: DatabaseStatus, reset: Bool = false) throws -> StatusValue {
     var current: Int64 = 0
     var highwater: Int64 = 0
-    let rc = try connectionBox.withHandle {
+    let rc = try connection.withHandle {
       sqlite3_db_status64($0, counter.rawValue, &current, &highwater, reset ? 1 : 0)
     }
     try check(rc)

@@ -34,7 +34,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/loadext.html#statically_linking_a_run_time_loadable_extension>
   public func registerExtension(_ entryPoint: SQLiteExtensionEntryPoint) throws {
-    try connectionBox.withHandle { handle in
+    try connection.withHandle { handle in
       var message: UnsafeMutablePointer<CChar>?
       let rc = entryPoint(handle, &message, nil)
       defer { sqlite3_free(message) }

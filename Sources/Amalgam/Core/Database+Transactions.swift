@@ -61,7 +61,7 @@ extension Database {
         "A transaction is already open; use savepoint {} to nest one inside it")
     }
     try begin(type)
-    let mark = TransactionMark(connectionBox)
+    let mark = TransactionMark(connection)
     let result: T
     do {
       result = try body(self)
@@ -106,7 +106,7 @@ extension Database {
     let name = quoteIdentifier(name ?? "amalgam_savepoint_\(savepointCounter)")
     let enclosed = !isInAutocommitMode
     try execute(sql: "SAVEPOINT \(name)")
-    let mark = TransactionMark(connectionBox)
+    let mark = TransactionMark(connection)
     let scope = "savepoint \(name)"
     let result: T
     do {

@@ -206,10 +206,10 @@ public final class Database {
   }
 
   /// The `sqlite3*` handle, shared with this database's statements so that they see it close.
-  private(set) var connectionBox: Connection
+  private(set) var connection: Connection
 
   /// The `sqlite3*` handle, or `nil` once the database is closed.
-  var connection: OpaquePointer? { connectionBox.handle }
+  var openHandle: OpaquePointer? { connection.handle }
 
   /// Prepared statements kept for ``cachedStatement(sql:)``. A `Database` is used by one thread at a
   /// time and the cache calls out to nothing while it is accessed, so the runtime exclusivity check
@@ -249,8 +249,8 @@ public final class Database {
       sqlite3_close_v2(handle)
       throw error
     }
-    connectionBox = Connection(handle: handle, extendedResultCodes: options.extendedResultCodes)
-    connectionBox.installTransactionHooks(handle)
+    connection = Connection(handle: handle, extendedResultCodes: options.extendedResultCodes)
+    connection.installTransactionHooks(handle)
     if options.extendedResultCodes { sqlite3_extended_result_codes(handle, 1) }
     var message: UnsafeMutablePointer<CChar>?
     let registered = amalgam_register_extensions(handle, &message)
@@ -258,7 +258,7 @@ public final class Database {
       let text = message.map { String(cString: $0) }
       sqlite3_free(message)
       sqlite3_close_v2(handle)
-      connectionBox.handle = nil
+      connection.handle = nil
       throw SQLiteError(code: ResultCode(rawValue: registered), message: text)
     }
   }
@@ -290,12 +290,12 @@ public final class Database {
 
   deinit {
     statementCache.removeAll()
-    if let connection {
-      connectionBox.unregisterCallbacks(connection)
-      sqlite3_close_v2(connection)
+    if let openHandle {
+      connection.unregisterCallbacks(openHandle)
+      sqlite3_close_v2(openHandle)
     }
-    connectionBox.handle = nil
-    connectionBox.releaseCallbacks()
+    connection.handle = nil
+    connection.releaseCallbacks()
   }
 
   /// Closes the connection. Safe to call more than once; later calls do nothing.
@@ -318,10 +318,10 @@ public final class Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
   public func close() throws {
-    guard let connection else { return }
+    guard let openHandle else { return }
     // Checked while holding the connection: only its own thread may read the field.
-    try connectionBox.withHandle { _ in
-      if let operation = connectionBox.closeRefusedDuring {
+    try connection.withHandle { _ in
+      if let operation = connection.closeRefusedDuring {
         throw SQLiteError(
           code: .misuse,
           message: "The database cannot be closed from inside \(operation), which goes on using the connection "
@@ -329,34 +329,34 @@ public final class Database {
       }
     }
     statementCache.removeAll()
-    let rc = try connectionBox.withHandle { handle in
-      for case let observer as any ConnectionCloseObserver in connectionBox.retainedCallbacks.values {
+    let rc = try connection.withHandle { handle in
+      for case let observer as any ConnectionCloseObserver in connection.retainedCallbacks.values {
         observer.connectionWillClose()
       }
-      connectionBox.unregisterCallbacks(handle)
+      connection.unregisterCallbacks(handle)
       return sqlite3_close_v2(handle)
     }
-    guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: connection) }
-    connectionBox.handle = nil
-    connectionBox.releaseCallbacks()
+    guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: openHandle) }
+    connection.handle = nil
+    connection.releaseCallbacks()
   }
 
   /// True until ``close()`` is called.
-  public var isOpen: Bool { connection != nil }
+  public var isOpen: Bool { openHandle != nil }
 
   /// The open `sqlite3*` handle, for calling SQLite's C API directly.
   ///
   /// - Throws: ``DatabaseError/databaseClosed`` after ``close()``.
   public var sqliteHandle: OpaquePointer {
     get throws {
-      guard let connection else { throw DatabaseError.databaseClosed }
-      return connection
+      guard let openHandle else { throw DatabaseError.databaseClosed }
+      return openHandle
     }
   }
 
   /// Throws the connection's current error for result code `rc`.
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
-    connectionBox.error(rc, sql: sql)
+    connection.error(rc, sql: sql)
   }
 
   /// Checks a result code: anything but `SQLITE_OK` becomes an ``SQLiteError``.
@@ -382,8 +382,8 @@ extension Database {
   /// Runs one SQL statement that takes no parameters to completion, discarding any rows.
   ///
   /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` when the statement has
-  ///   parameters (`?`, `:name`): give their values with ``execute(sql:parameterValues:)`` or
-  ///   `execute(sql:parameters:)` rather than running it with NULLs.
+  ///   parameters (`?`, `:name`): give their values with ``execute(sql:arguments:)`` rather than running
+  ///   it with NULLs.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   public func execute(sql: String) throws {
@@ -392,7 +392,29 @@ extension Database {
     try statement.execute()
   }
 
-  /// Runs one SQL statement with positional parameters (`?`, `?NNN`) to completion.
+  /// Runs one SQL statement with its arguments to completion, discarding any rows.
+  ///
+  /// ```swift
+  /// try db.execute(sql: "INSERT INTO player(name, score) VALUES (?, ?)", arguments: ["Ada", 10])
+  /// try db.execute(sql: "UPDATE player SET score = :score WHERE name = :name",
+  ///                arguments: ["score": 11, "name": "Ada"])
+  /// ```
+  ///
+  /// Every API that runs SQL text takes its arguments this way, as a ``StatementArguments`` after the
+  /// `sql:` label: an array literal for positional parameters, a dictionary literal for named ones.
+  /// FeistyDB's spellings, ``execute(sql:parameterValues:)`` and `execute(sql:parameters:)`, do the same.
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` when the count of
+  ///   positional values differs from the statement's, the errors of ``Statement/bind(arguments:)`` for
+  ///   named ones, and ``SQLiteError`` when the statement fails.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public func execute(sql: String, arguments: StatementArguments) throws {
+    try prepare(sql: sql).bind(arguments: arguments).execute()
+  }
+
+  /// Runs one SQL statement with positional parameters (`?`, `?NNN`) to completion (FeistyDB's spelling
+  /// of ``execute(sql:arguments:)``).
   ///
   /// ```swift
   /// try db.execute(sql: "INSERT INTO t(a, b) VALUES (?, ?)", parameterValues: [1, "two"])
@@ -405,7 +427,8 @@ extension Database {
     try prepare(sql: sql).bind(parameterValues: parameterValues).execute()
   }
 
-  /// Runs one SQL statement with named parameters (`:name`, `@name`, `$name`) to completion.
+  /// Runs one SQL statement with named parameters (`:name`, `@name`, `$name`) to completion (FeistyDB's
+  /// spelling of ``execute(sql:arguments:)``).
   ///
   /// ```swift
   /// try db.execute(sql: "INSERT INTO t(a) VALUES (:a)", parameters: ["a": 1])
@@ -443,7 +466,7 @@ extension Database {
     if let nul = sql.utf8.firstIndex(of: 0) {
       throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: nul))
     }
-    let box = connectionBox
+    let box = connection
     try box.withHandle(running: nil) { handle in
       try sql.withCString { text in
         var next = text
@@ -486,24 +509,24 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/last_insert_rowid.html>
   public var lastInsertRowid: Int64 {
-    guard let connection else { return 0 }
-    return sqlite3_last_insert_rowid(connection)
+    guard let openHandle else { return 0 }
+    return sqlite3_last_insert_rowid(openHandle)
   }
 
   /// Rows changed by the most recent INSERT, UPDATE or DELETE (`sqlite3_changes64`).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/changes.html>
   public var changes: Int {
-    guard let connection else { return 0 }
-    return Int(sqlite3_changes64(connection))
+    guard let openHandle else { return 0 }
+    return Int(sqlite3_changes64(openHandle))
   }
 
   /// Rows changed since the connection opened (`sqlite3_total_changes64`).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/total_changes.html>
   public var totalChanges: Int {
-    guard let connection else { return 0 }
-    return Int(sqlite3_total_changes64(connection))
+    guard let openHandle else { return 0 }
+    return Int(sqlite3_total_changes64(openHandle))
   }
 
   /// Makes the running statement stop at its next opportunity with `SQLITE_INTERRUPT`
@@ -511,15 +534,15 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
   public func interrupt() {
-    if let connection { sqlite3_interrupt(connection) }
+    if let openHandle { sqlite3_interrupt(openHandle) }
   }
 
   /// True while an interrupt is pending (`sqlite3_is_interrupted`).
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
   public var isInterrupted: Bool {
-    guard let connection else { return false }
-    return sqlite3_is_interrupted(connection) != 0
+    guard let openHandle else { return false }
+    return sqlite3_is_interrupted(openHandle) != 0
   }
 
   /// True when the main database is read-only (`sqlite3_db_readonly`).
@@ -533,8 +556,8 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/db_readonly.html>
   public func isReadOnly(schema: String) -> Bool {
-    guard let connection else { return false }
-    return sqlite3_db_readonly(connection, schema) == 1
+    guard let openHandle else { return false }
+    return sqlite3_db_readonly(openHandle, schema) == 1
   }
 
   /// The file name of the attached database `schema` (`sqlite3_db_filename`); `nil` for in-memory
@@ -542,7 +565,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/db_filename.html>
   public func filename(schema: String = "main") -> String? {
-    guard let connection, let name = sqlite3_db_filename(connection, schema) else { return nil }
+    guard let openHandle, let name = sqlite3_db_filename(openHandle, schema) else { return nil }
     let text = String(cString: name)
     return text.isEmpty ? nil : text
   }
@@ -551,8 +574,8 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/get_autocommit.html>
   public var isInAutocommitMode: Bool {
-    guard let connection else { return true }
-    return sqlite3_get_autocommit(connection) != 0
+    guard let openHandle else { return true }
+    return sqlite3_get_autocommit(openHandle) != 0
   }
 
   /// How long SQLite retries a locked database before failing with `SQLITE_BUSY`, in seconds
@@ -569,7 +592,7 @@ extension Database {
       throw SQLiteError(
         code: .misuse, message: "A busy timeout is zero or more seconds, not \(seconds)")
     }
-    let connection = try sqliteHandle
+    let handle = try sqliteHandle
     let milliseconds: Int32
     if seconds == 0 {
       milliseconds = 0
@@ -578,9 +601,9 @@ extension Database {
     } else {
       milliseconds = Int32((seconds * 1000).rounded(.up))
     }
-    try check(sqlite3_busy_timeout(connection, milliseconds))
+    try check(sqlite3_busy_timeout(handle, milliseconds))
     // The timeout replaces any busy handler in SQLite: release that handler's closure too.
-    connectionBox.retainedCallbacks["busyHandler"] = nil
+    connection.retainedCallbacks["busyHandler"] = nil
   }
 }
 

@@ -121,7 +121,7 @@ extension Database {
       var notNull: Int32 = 0
       var primaryKey: Int32 = 0
       var autoincrement: Int32 = 0
-      let rc = try connectionBox.withHandle { handle in
+      let rc = try connection.withHandle { handle in
         sqlite3_table_column_metadata(
           handle, schema, table, column, &type, &collation, &notNull, &primaryKey, &autoincrement)
       }

@@ -100,7 +100,7 @@ public final class Statement {
     }
     var handle: OpaquePointer?
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
-    let box = database.connectionBox
+    let box = database.connection
     let rc = try box.withHandle(running: nil) { sqlite in
       sql.withCString { text in
         var tail: UnsafePointer<CChar>?

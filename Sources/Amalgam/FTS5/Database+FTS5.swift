@@ -42,14 +42,14 @@
     ) throws {
       try SQLiteError.checkNoNUL(name, "tokenizer name")
       let api = try fts5API()
-      let registration = TokenizerRegistration(name: name, api: api, connection: connectionBox, make: make)
+      let registration = TokenizerRegistration(name: name, api: api, connection: connection, make: make)
       var methods = fts5_tokenizer_v2(
         iVersion: 2, xCreate: createSwiftTokenizer, xDelete: deleteSwiftTokenizer, xTokenize: runSwiftTokenizer)
       guard let create = api.pointee.xCreateTokenizer_v2 else {
         throw SQLiteError(code: .error, message: "This FTS5 has no version-2 tokenizer API")
       }
       let userData = Unmanaged.passRetained(registration).toOpaque()
-      let rc = try connectionBox.withHandle { _ in
+      let rc = try connection.withHandle { _ in
         create(api, name, userData, &methods, releaseFunctionBox)
       }
       if rc != SQLITE_OK {
@@ -72,8 +72,8 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#tokenizers>
     public func makeTokenizer(_ name: String, arguments: [String] = []) throws -> FTS5TokenizerHandle {
       let api = try fts5API()
-      return try connectionBox.withHandle { _ in
-        try makeTokenizerHandle(api: api, name: name, arguments: arguments, connection: connectionBox)
+      return try connection.withHandle { _ in
+        try makeTokenizerHandle(api: api, name: name, arguments: arguments, connection: connection)
       }
     }
 
@@ -82,11 +82,11 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#extending_fts5>
     func fts5API() throws -> UnsafeMutablePointer<fts5_api> {
-      let api: UnsafeMutablePointer<fts5_api>? = try connectionBox.withHandle { handle in
+      let api: UnsafeMutablePointer<fts5_api>? = try connection.withHandle { handle in
         var statement: OpaquePointer?
         var rc = sqlite3_prepare_v2(handle, "SELECT fts5(?1)", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
-        guard rc == SQLITE_OK, let statement else { throw connectionBox.error(rc, sql: "SELECT fts5(?1)") }
+        guard rc == SQLITE_OK, let statement else { throw connection.error(rc, sql: "SELECT fts5(?1)") }
         var api: UnsafeMutablePointer<fts5_api>?
         // SQLite compares the pointer type when the statement runs: the string must live until then.
         rc = withUnsafeMutablePointer(to: &api) { slot in
@@ -95,7 +95,7 @@
             return sqlite3_step(statement)
           }
         }
-        guard rc == SQLITE_ROW else { throw connectionBox.error(rc, sql: "SELECT fts5(?1)") }
+        guard rc == SQLITE_ROW else { throw connection.error(rc, sql: "SELECT fts5(?1)") }
         return api
       }
       guard let api, api.pointee.iVersion >= 3 else {

@@ -43,9 +43,9 @@
         throw SQLiteError(code: .error, message: "This FTS5 cannot register auxiliary functions")
       }
       let box = AuxiliaryFunction(name: name, body: function)
-      box.connection = connectionBox
+      box.connection = connection
       let userData = Unmanaged.passRetained(box).toOpaque()
-      let rc = try connectionBox.withHandle { _ in
+      let rc = try connection.withHandle { _ in
         create(api, name, userData, callAuxiliaryFunction, releaseFunctionBox)
       }
       if rc != SQLITE_OK {

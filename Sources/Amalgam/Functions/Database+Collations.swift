@@ -56,11 +56,11 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_collation.html>
   public func removeCollation(_ name: String) throws {
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, nil, nil, nil)
     }
     try check(rc)
-    connectionBox.registeredCollations.remove(name)
+    connection.registeredCollations.remove(name)
   }
 
   /// Registers `function` as the collation `name`. SQLite releases it when the collation is removed or
@@ -68,16 +68,16 @@ extension Database {
   /// failure releases it here.
   private func createCollation(_ name: String, _ function: CollationFunction) throws {
     try SQLiteError.checkNoNUL(name, "collation name")
-    function.connection = connectionBox
+    function.connection = connection
     // Allowed in the callbacks that may only read (the collation-needed handler registers collations).
-    let rc = try connectionBox.withHandle(running: nil) { handle in
+    let rc = try connection.withHandle(running: nil) { handle in
       let userData = Unmanaged.passRetained(function).toOpaque()
       let rc = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, userData, compareCollation, releaseFunctionBox)
       if rc != SQLITE_OK { releaseFunctionBox(userData) }
       return rc
     }
     try check(rc)
-    connectionBox.registeredCollations.insert(name)
+    connection.registeredCollations.insert(name)
   }
 }
 

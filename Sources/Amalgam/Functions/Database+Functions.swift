@@ -108,11 +108,11 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_function.html>
   public func removeFunction(_ name: String, arity: Int) throws {
     try Self.validateFunction(name: name, arity: arity)
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       sqlite3_create_function_v2(handle, name, Int32(arity), SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
     try check(rc)
-    connectionBox.registeredFunctions.remove(Connection.FunctionKey(name: name, arity: Int32(arity)))
+    connection.registeredFunctions.remove(Connection.FunctionKey(name: name, arity: Int32(arity)))
   }
 }
 
@@ -179,12 +179,12 @@ extension Database {
     _ create: (OpaquePointer, UnsafeMutableRawPointer, Int32) -> Int32
   ) throws {
     try Self.validateFunction(name: name, arity: arity)
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       // Retained only once the call is certain: SQLite releases it even when the call fails.
       create(handle, Unmanaged.passRetained(box).toOpaque(), SQLITE_UTF8 | flags.rawValue)
     }
     try check(rc)
-    connectionBox.registeredFunctions.insert(Connection.FunctionKey(name: name, arity: Int32(arity)))
+    connection.registeredFunctions.insert(Connection.FunctionKey(name: name, arity: Int32(arity)))
   }
 }
 

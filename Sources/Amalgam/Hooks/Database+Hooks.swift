@@ -80,7 +80,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func setCommitHook(_ hook: @escaping () -> CommitDecision) throws {
-    try connectionBox.withHandle { _ in connectionBox.commitHook = hook }
+    try connection.withHandle { _ in connection.commitHook = hook }
   }
 
   /// Removes the commit hook registered with ``setCommitHook(_:)`` and releases its closure. Does
@@ -88,7 +88,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func removeCommitHook() throws {
-    try connectionBox.withHandle { _ in connectionBox.commitHook = nil }
+    try connection.withHandle { _ in connection.commitHook = nil }
   }
 
   /// Calls `hook` each time a transaction rolls back: an explicit `ROLLBACK`, a statement that fails
@@ -106,14 +106,14 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func setRollbackHook(_ hook: @escaping () -> Void) throws {
-    try connectionBox.withHandle { _ in connectionBox.rollbackHook = hook }
+    try connection.withHandle { _ in connection.rollbackHook = hook }
   }
 
   /// Removes the rollback hook registered with ``setRollbackHook(_:)`` and releases its closure.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/commit_hook.html>
   public func removeRollbackHook() throws {
-    try connectionBox.withHandle { _ in connectionBox.rollbackHook = nil }
+    try connection.withHandle { _ in connection.rollbackHook = nil }
   }
 }
 

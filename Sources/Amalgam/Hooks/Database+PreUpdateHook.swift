@@ -123,7 +123,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
     public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) throws {
-      if let owner = connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue],
+      if let owner = connection.retainedCallbacks[HookSlot.preUpdate.rawValue],
         !(owner is HookBox<(PreUpdateEvent) -> Void>)
       {
         throw SQLiteError(
@@ -158,7 +158,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
     public func removePreUpdateHook() throws {
-      guard connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] is HookBox<(PreUpdateEvent) -> Void>
+      guard connection.retainedCallbacks[HookSlot.preUpdate.rawValue] is HookBox<(PreUpdateEvent) -> Void>
       else {
         _ = try sqliteHandle
         return
@@ -173,11 +173,11 @@
     ///
     /// The contract for code that installs its own pre-update callback (sessions do, through
     /// `sqlite3session_create`): check this first and refuse with an error when it is true, then keep
-    /// an object of your own in `connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue]` for as
+    /// an object of your own in `connection.retainedCallbacks[HookSlot.preUpdate.rawValue]` for as
     /// long as the callback is installed, and remove it when it is uninstalled. ``setPreUpdateHook(_:)``
     /// then refuses too, so the two never silently overwrite each other.
     var isPreUpdateHookInUse: Bool {
-      connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] != nil
+      connection.retainedCallbacks[HookSlot.preUpdate.rawValue] != nil
     }
   }
 #endif

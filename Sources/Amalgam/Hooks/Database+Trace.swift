@@ -102,7 +102,7 @@ extension Database {
     }
     try installHook(HookBox(handler), in: .trace) { handle, userData in
       sqlite3_trace_v2(handle, mask.rawValue, traceCallback, userData)
-      connectionBox.traceMask = mask.rawValue
+      connection.traceMask = mask.rawValue
     }
   }
 
@@ -112,7 +112,7 @@ extension Database {
   public func removeTraceHandler() throws {
     try installHook(HookBox<(TraceEvent) -> Void>?.none, in: .trace) { handle, _ in
       sqlite3_trace_v2(handle, 0, nil, nil)
-      connectionBox.traceMask = 0
+      connection.traceMask = 0
     }
   }
 }

@@ -72,11 +72,11 @@ extension Database {
     _ box: HookBox<Callback>?, in slot: HookSlot,
     _ register: (OpaquePointer, UnsafeMutableRawPointer?) -> Void
   ) throws {
-    box?.connection = connectionBox
+    box?.connection = connection
     box?.restriction = slot.restriction
-    try connectionBox.withHandle { handle in
+    try connection.withHandle { handle in
       register(handle, box?.userData)
-      connectionBox.retainedCallbacks[slot.rawValue] = box
+      connection.retainedCallbacks[slot.rawValue] = box
     }
   }
 }

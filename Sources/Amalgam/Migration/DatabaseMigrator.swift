@@ -409,7 +409,7 @@ public struct DatabaseMigrator: Sendable {
   /// ``DatabaseError/transactionEndedInBody(_:)``, as ``Database/transaction(_:_:)`` does, and is not
   /// recorded; a transaction the body began is rolled back with the migrator's.
   private func runBody(of migration: Migration, on db: Database) throws {
-    let connection = db.connectionBox
+    let connection = db.connection
     let mark = TransactionMark(connection)
     let userHook = connection.commitHook
     connection.commitHook = { .rollback }

@@ -26,7 +26,7 @@ extension Database {
   public func serialize(schema: String = "main") throws -> Data {
     try requireSchema(schema)
     var size: Int64 = 0
-    let bytes = try connectionBox.withHandle { sqlite3_serialize($0, schema, &size, 0) }
+    let bytes = try connection.withHandle { sqlite3_serialize($0, schema, &size, 0) }
     guard let bytes else {
       // 0 for an empty database; -1 for one SQLite has not opened yet ("temp" before its first table).
       if size <= 0 { return Data() }
@@ -64,7 +64,7 @@ extension Database {
     }
     var size: Int64 = 0
     let flags = UInt32(SQLITE_SERIALIZE_NOCOPY)
-    let box = connectionBox
+    let box = connection
     if let bytes = try box.withHandle({ sqlite3_serialize($0, schema, &size, flags) }) {
       return try box.restricting(.serializedBytesBody) {
         try body(UnsafeRawBufferPointer(start: bytes, count: Int(size)))
@@ -141,7 +141,7 @@ extension Database {
     // call, SQLite never sees the buffer.
     let rc: Int32
     do {
-      rc = try connectionBox.withHandle {
+      rc = try connection.withHandle {
         sqlite3_deserialize($0, schema, buffer.assumingMemoryBound(to: UInt8.self), Int64(count), Int64(count), flags)
       }
     } catch {

@@ -73,7 +73,7 @@
     /// - Throws: ``DatabaseError/databaseClosed`` when that database was closed.
     private func withSchema<T>(_ body: () throws -> T) throws -> T {
       guard let schemaDatabase else { return try body() }
-      return try schemaDatabase.connectionBox.withHandle { _ in try body() }
+      return try schemaDatabase.connection.withHandle { _ in try body() }
     }
 
     /// Makes the group use the schema of the tables in `schema` of `database`
@@ -83,7 +83,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changegroup_schema.html>
     public func setSchema(database: Database, schema: String = "main") throws {
-      try database.connectionBox.withHandle { connection in
+      try database.connection.withHandle { connection in
         let rc = sqlite3changegroup_schema(handle, connection, schema)
         if rc == SQLITE_MISUSE {
           throw SQLiteError(

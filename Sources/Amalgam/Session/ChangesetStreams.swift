@@ -196,7 +196,7 @@
   /// description). Most session functions return a code without setting the connection's error, whose
   /// message would then be that of the last statement, often "not an error".
   func sessionError(_ rc: Int32, on database: Database, message: String? = nil) -> any Error {
-    if let handle = database.connection, sqlite3_errcode(handle) & 0xff == rc & 0xff { return database.error(rc) }
+    if let handle = database.openHandle, sqlite3_errcode(handle) & 0xff == rc & 0xff { return database.error(rc) }
     return sessionError(rc, message: message)
   }
 

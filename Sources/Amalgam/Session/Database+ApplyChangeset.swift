@@ -459,7 +459,7 @@
       ) -> Int32
     ) throws -> Data {
       try withoutActuallyEscaping(onConflict) { onConflict in
-        let box = connectionBox
+        let box = connection
         return try box.withHandle { connection in
           let context = ApplyContext(
             connection: connection, runs: runs, tableFilter: tableFilter, onConflict: onConflict)

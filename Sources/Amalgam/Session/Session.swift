@@ -93,7 +93,7 @@
     public init(database: Database, schema: String = "main") throws {
       self.database = database
       self.schema = schema
-      let box = database.connectionBox
+      let box = database.connection
       let registry: SessionRegistry
       switch box.retainedCallbacks[HookSlot.preUpdate.rawValue] {
       case let existing as SessionRegistry: registry = existing
@@ -124,7 +124,7 @@
       guard let session = handle else { return }
       handle = nil
       sqlite3session_delete(session)
-      let box = database.connectionBox
+      let box = database.connection
       guard let registry = box.retainedCallbacks[HookSlot.preUpdate.rawValue] as? SessionRegistry else { return }
       registry.sessions.removeAll { $0.session == nil || $0.session === self }
       if registry.sessions.isEmpty { box.retainedCallbacks[HookSlot.preUpdate.rawValue] = nil }
@@ -132,7 +132,7 @@
 
     /// Runs `body` with the session and the connection, holding the connection for the calling thread.
     private func withSession<T>(_ body: (OpaquePointer, OpaquePointer) throws -> T) throws -> T {
-      try database.connectionBox.withHandle { connection in
+      try database.connection.withHandle { connection in
         guard let handle else { throw DatabaseError.databaseClosed }
         return try body(handle, connection)
       }

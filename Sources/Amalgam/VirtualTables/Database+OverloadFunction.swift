@@ -23,7 +23,7 @@ extension Database {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/overload_function.html>
   public func overloadFunction(name: String, argumentCount: Int) throws {
     try Self.validateFunction(name: name, arity: argumentCount)
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       sqlite3_overload_function(handle, name, Int32(argumentCount))
     }
     try check(rc)

@@ -53,7 +53,7 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/create_module.html>
   public func removeModule(_ name: String) throws {
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       sqlite3_create_module_v2(handle, name, nil, nil, nil)
     }
     try check(rc)
@@ -67,7 +67,7 @@ extension Database {
     var copies: [UnsafeMutablePointer<CChar>?] = names.map { sqliteCopy($0) }
     defer { for copy in copies { sqlite3_free(copy) } }
     copies.append(nil)
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       copies.withUnsafeMutableBufferPointer { buffer in
         // The buffer holds at least the terminating nil, so it has an address.
         guard let base = buffer.baseAddress else { return SQLITE_MISUSE }
@@ -92,7 +92,7 @@ extension Database {
       }
       box.module.pointee.xShadowName = shadowName
     }
-    let rc = try connectionBox.withHandle { handle in
+    let rc = try connection.withHandle { handle in
       // SQLite calls releaseModuleBox even when registration fails.
       sqlite3_create_module_v2(handle, name, box.module, Unmanaged.passRetained(box).toOpaque(), releaseModuleBox)
     }
@@ -348,7 +348,7 @@ private func makeTable(
     table =
       try create
       ? module.construct(database, arguments, true)
-      : database.connectionBox.restricting(.virtualTableConnect) { try module.construct(database, arguments, false) }
+      : database.connection.restricting(.virtualTableConnect) { try module.construct(database, arguments, false) }
   } catch {
     return report(message(error), resultCode(error))
   }
@@ -365,7 +365,7 @@ private func makeTable(
   let memory = UnsafeMutableRawPointer.allocate(
     byteCount: vtabSize + MemoryLayout<UnsafeRawPointer>.stride, alignment: boxAlignment)
   let base = memory.initializeMemory(as: sqlite3_vtab.self, repeating: sqlite3_vtab(), count: 1)
-  let box = TableBox(table: table, handle: db, connection: database.connectionBox, moduleName: module.name)
+  let box = TableBox(table: table, handle: db, connection: database.connection, moduleName: module.name)
   memory.storeBytes(
     of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
   vtab.pointee = base

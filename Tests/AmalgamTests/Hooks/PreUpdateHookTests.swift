@@ -188,7 +188,7 @@
 
       // What session code does when it attaches: it takes the slot with an object of its own.
       final class SessionStandIn {}
-      db.connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] = SessionStandIn()
+      db.connection.retainedCallbacks[HookSlot.preUpdate.rawValue] = SessionStandIn()
       #expect(db.isPreUpdateHookInUse)
       let error = expectSQLiteError { try db.setPreUpdateHook { _ in } }
       #expect(error?.code == .misuse)
@@ -196,7 +196,7 @@
         error?.message == "The pre-update hook is in use by a session on this connection; delete the session first")
       // Removing the hook leaves the session's slot alone.
       try db.removePreUpdateHook()
-      #expect(db.connectionBox.retainedCallbacks[HookSlot.preUpdate.rawValue] is SessionStandIn)
+      #expect(db.connection.retainedCallbacks[HookSlot.preUpdate.rawValue] is SessionStandIn)
     }
 
     @Test func preUpdateHookClosureIsReleased() throws {

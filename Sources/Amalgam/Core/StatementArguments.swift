@@ -7,6 +7,11 @@
 ///                            arguments: ["team": "red"])
 /// ```
 ///
+/// This is how every API that runs SQL text takes the values of its parameters: `sql:` then `arguments:`
+/// (``Database/execute(sql:arguments:)``, `fetchOne`, `fetchAll`, `fetchValue`, `fetchRow(s)`, ...), and
+/// ``Statement/bind(arguments:)`` for a prepared statement. FeistyDB's spellings (`parameterValues:` for
+/// positional values, `parameters:` for named ones) stay, and do the same.
+///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
   enum Values {
@@ -76,5 +81,26 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
       throw DatabaseError.literalWithOwnParameter(
         sql: statement.sql, parameter: "\"?\" (\(count) parameters, \(valueCount) interpolated values)")
     }
+  }
+}
+
+extension Statement {
+  /// Binds `arguments` (positional or named) to the statement's parameters; the way every API that runs
+  /// SQL takes its arguments (see ``StatementArguments``).
+  ///
+  /// ```swift
+  /// let statement = try db.prepare(sql: "SELECT name FROM player WHERE score > :score")
+  /// let names = try statement.bind(arguments: ["score": 10]).column(0, as: String.self)
+  /// ```
+  ///
+  /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` for positional values
+  ///   whose count differs from the statement's, and the errors of
+  ///   ``Statement/bind(parameters:)-(KeyValuePairs<String,(ParameterBindable)?>)`` for named ones.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  @discardableResult
+  public func bind(arguments: StatementArguments) throws -> Statement {
+    try arguments.bind(to: self)
+    return self
   }
 }
