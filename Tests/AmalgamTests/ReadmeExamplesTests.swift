@@ -1,49 +1,78 @@
 import Amalgam
+import Foundation
 import Testing
 
 /// The README's quick start, verbatim (between the markers), followed by checks of what it did.
-/// If the README changes, change this copy too.
+/// If the README changes, change this copy too: `readmeQuickStartMatchesThisTest` compares them.
 @Suite struct ReadmeExamplesTests {
+  // README quick start: begin (types)
+  struct Player: TableRecord, Equatable {
+    static let tableName = "player"
+    var id: Int64?  // INTEGER PRIMARY KEY: nil lets SQLite choose the rowid
+    var name: String
+    var score: Int
+  }
+  // README quick start: end (types)
+
   @Test func quickStartCompilesAndRuns() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("amalgam-readme-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("players.sqlite").path
+
     // README quick start: begin
-    let db = try Database()   // in memory; Database(path:) opens a file
-    try db.batch(sql: """
-      CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT);
-      INSERT INTO person(name, email) VALUES ('Ada', 'ada@example.com'), ('Grace', NULL);
-      """)
+    // One connection, shared safely by every thread and task. `path` is where the database file lives.
+    let queue = try DatabaseQueue(path: path)
 
-    // Positional and named parameters.
-    try db.execute(sql: "INSERT INTO person(name) VALUES (?)", parameterValues: ["Linus"])
-    try db.execute(sql: "UPDATE person SET email = :email WHERE name = :name",
-                   parameters: ["email": "linus@example.com", "name": "Linus"])
+    // Each migration runs once, in order, in its own transaction.
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("create player") { db in
+      try db.create(table: "player") { t in
+        t.column("id", .integer, primaryKey: .autoincrement)
+        t.column("name", .text, notNull: true)
+        t.column("score", .integer, notNull: true, defaultValue: 0)
+      }
+    }
+    try migrator.migrate(queue)
 
-    // Iterating rows: errors are thrown, never swallowed.
-    let statement = try db.prepare(sql: "SELECT id, name, email FROM person ORDER BY id")
-    while let row = try statement.step() {
-      let id: Int64 = try row.value(at: 0)
-      let name: String = try row.value(named: "name")
-      let email: String? = try row.value(named: "email")   // optional: NULL reads as nil
-      print(id, name, email ?? "-")
+    // A transaction commits when the closure returns and rolls back when it throws.
+    try queue.transaction { db in
+      try db.insert(Player(id: nil, name: "Ada", score: 10))
+      try db.insert(Player(id: nil, name: "Grace", score: 30))
+      // Every API that runs SQL takes `sql:` and `arguments:` ([...] by position, [name: value] by name).
+      try db.execute(sql: "UPDATE player SET score = score + ? WHERE name = ?", arguments: [5, "Ada"])
+      try db.execute(sql: "INSERT INTO player(name) VALUES (:name)", arguments: ["name": "Linus"])
     }
 
-    // Codable rows and parameters.
-    struct Person: Codable { var id: Int64; var name: String; var email: String? }
-    let people = try db.prepare(sql: "SELECT id, name, email FROM person").decodeAll(Person.self)
-    try db.prepare(sql: "INSERT INTO person(id, name, email) VALUES (:id, :name, :email)")
-      .bind(Person(id: 10, name: "Barbara", email: nil))
-      .execute()
-
-    // Transactions commit on success and roll back when the closure throws.
-    try db.transaction { db in
-      try db.execute(sql: "DELETE FROM person WHERE email IS NULL")
+    // Reads: records, single values.
+    let players = try queue.read { db in
+      try db.fetchAll(Player.self, sql: "SELECT * FROM player ORDER BY score DESC")
     }
-    let count: Int? = try db.prepare(sql: "SELECT count(*) FROM person").front()
+    let best = try queue.fetchOne(String.self, sql: "SELECT name FROM player ORDER BY score DESC")
+    let strong = try queue.fetchOne(Int.self, sql: "SELECT count(*) FROM player WHERE score > ?", arguments: [12])
+    print(players.map(\.name), best ?? "-", strong ?? 0)  // ["Grace", "Ada", "Linus"] Grace 2
     // README quick start: end
 
-    #expect(people.map(\.name) == ["Ada", "Grace", "Linus"])
-    #expect(people.map(\.email) == ["ada@example.com", nil, "linus@example.com"])
-    // Grace and Barbara had no email and were deleted.
-    #expect(count == 2)
+    #expect(
+      players == [
+        Player(id: 2, name: "Grace", score: 30), Player(id: 1, name: "Ada", score: 15),
+        Player(id: 3, name: "Linus", score: 0),
+      ])
+    #expect(best == "Grace")
+    #expect(strong == 2)
+    #expect(try migrator.appliedMigrations(queue) == ["create player"])
+
+    // Migrating again applies nothing, and a transaction whose closure throws leaves no trace.
+    try migrator.migrate(queue)
+    struct Stop: Error {}
+    #expect(throws: Stop.self) {
+      try queue.transaction { db in
+        try db.insert(Player(id: nil, name: "Edsger", score: 1))
+        throw Stop()
+      }
+    }
+    #expect(try queue.fetchOne(Int.self, sql: "SELECT count(*) FROM player") == 3)
   }
 
   @Test func readmeQuickStartMatchesThisTest() throws {
@@ -52,7 +81,8 @@ import Testing
       .deletingLastPathComponent()
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    guard let start = readme.range(of: "## Quick start\n\n```swift\n"),
+    guard let section = readme.range(of: "## Quick start\n"),
+      let start = readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex),
       let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex)
     else {
       Issue.record("README.md has no Quick start code block")
@@ -61,11 +91,22 @@ import Testing
     let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n")
       .map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty && $0 != "import Amalgam" }
-    #expect(lines.count > 10)
+    #expect(lines.count > 20)
     for line in lines {
       #expect(test.contains(line), "README line not in ReadmeExamplesTests: \(line)")
     }
   }
-}
 
-import Foundation
+  @Test func readmeManifestExcerptsNameTheProductAndToolsVersion() throws {
+    // The README's manifest is not compiled (it is a consumer's), so check the lines a consumer copies.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    #expect(manifest.hasPrefix("// swift-tools-version: 6.1"))
+    #expect(readme.contains("// swift-tools-version: 6.1\n"))
+    #expect(readme.contains(#".product(name: "Amalgam", package: "Amalgam")"#))
+    #expect(manifest.contains(#".library(name: "Amalgam", targets: ["Amalgam"])"#))
+    #expect(readme.contains("swift test "))
+  }
+}

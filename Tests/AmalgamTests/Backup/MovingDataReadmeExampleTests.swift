@@ -2,8 +2,8 @@ import Amalgam
 import Foundation
 import Testing
 
-/// The README's "Backup, blobs, serialize and SQLite's shell" example, verbatim between the markers (the
-/// MovingData article's examples are the same lines), followed by checks of what it did.
+/// The MovingData article's examples in one piece,
+/// verbatim between the markers, followed by checks of what it did.
 @Suite struct MovingDataReadmeExampleTests {
   @Test func readmeExampleCompilesAndRuns() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamReadme-\(UUID().uuidString)")
@@ -11,7 +11,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let compactPath = directory.appendingPathComponent("compact.db").path
 
-    // README moving data example: begin
+    // moving data article example: begin
     let db = try Database()
     try db.execute(sql: "CREATE TABLE file(id INTEGER PRIMARY KEY, name TEXT, content BLOB)")
 
@@ -43,7 +43,7 @@ import Testing
     let restored = try Database()
     try restored.deserialize(image, readOnly: true)
     try db.vacuum(into: compactPath)
-    // README moving data example: end
+    // moving data article example: end
 
     #expect(header == [UInt8](repeating: 0xAB, count: 16))
     #expect(try restored.prepare(sql: "SELECT length(content) FROM file").front(Int.self) == 1_000_000)
@@ -54,23 +54,13 @@ import Testing
     #expect(try copy.prepare(sql: "SELECT count(*) FROM sqlite_schema").front(Int.self) == 1)
   }
 
-  @Test func theReadmeExampleIsTheOneInTheREADMEAndTheArticle() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
+  @Test func theArticleExamplesAreThisOne() throws {
+    // The MovingData article shows this example in parts: every line of its examples is in this file.
     let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    guard let begin = test.range(of: "// README moving data example: begin\n"),
-      let end = test.range(of: "    // README moving data example: end", range: begin.upperBound..<test.endIndex)
-    else {
-      Issue.record("markers not found")
-      return
-    }
-    let lines = test[begin.upperBound..<end.lowerBound].split(separator: "\n").map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let readmeLines = Set(readme.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-    for line in lines where !line.isEmpty {
-      #expect(readmeLines.contains(line), "README lacks: \(line)")
+    let blocks = try ArticleCodeBlocks.blocks(of: "MovingData.md")
+    #expect(blocks.count >= 3)
+    for line in blocks.joined() where !test.contains(line) {
+      Issue.record("MovingData.md: line not in this test: \(line)")
     }
   }
 }

@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func everyDeclaredTraitIsChecked() {
-    // enabledTraits lists only enabled traits, so check the table against the README's full list.
+    // enabledTraits lists only enabled traits; TraitListTests checks the table against Package.swift's full list.
     let checked = Set(Self.optionByTrait.map(\.trait))
     let notCompileOptions: Set<String> = ["DEFAULT_OPTIONS", "ENABLE_EXTENSIONS", "THREADSAFE_0", "THREADSAFE_1"]
     for trait in SQLite.enabledTraits where !notCompileOptions.contains(trait) {

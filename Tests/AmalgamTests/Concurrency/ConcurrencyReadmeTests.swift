@@ -3,12 +3,13 @@ import Foundation
 import Testing
 
 extension ConcurrencyTests {
-  /// The README's "Concurrency" examples, verbatim between the markers, followed by checks of what they
-  /// did. If the README changes, change this copy too: `everyReadmeLineIsInThisFile` compares them.
+  /// The Concurrency article's examples, verbatim between the markers, followed by
+  /// checks of what they did. If the article changes, change this copy too: `everyArticleLineIsInThisFile`
+  /// compares them.
   @Suite struct ReadmeTests {
     @Test func queueExample() async throws {
       try await ConcurrencyTests.withDatabasePath { path in
-        // README concurrency queue: begin
+        // article concurrency queue: begin
         // One connection shared by every thread and task: closures run one at a time, in order.
         let queue = try DatabaseQueue(path: path)
         try queue.sync { db in
@@ -28,7 +29,7 @@ extension ConcurrencyTests {
         let texts = try await queue.read { db in
           try db.prepare(sql: "SELECT text FROM note ORDER BY id").column(0, as: String.self)
         }
-        // README concurrency queue: end
+        // article concurrency queue: end
 
         #expect(count == 0)
         #expect(texts == ["from a callback", "awaited"])
@@ -37,7 +38,7 @@ extension ConcurrencyTests {
 
     @Test func poolExample() async throws {
       try await ConcurrencyTests.withDatabasePath { path in
-        // README concurrency pool: begin
+        // article concurrency pool: begin
         var configuration = Configuration()  // busy timeout 5 s, foreign keys on
         configuration.maximumReaderCount = 4
         configuration.prepareDatabase = { db in  // runs on the writer and on every reader it opens
@@ -66,7 +67,7 @@ extension ConcurrencyTests {
           }
         }
         report.cancel()
-        // README concurrency pool: end
+        // article concurrency pool: end
 
         await #expect(throws: CancellationError.self) { try await report.value }
         #expect(try await pool.read { db in try db.prepare(sql: "SELECT fahrenheit(40)").front(Double.self) } == 104)
@@ -75,7 +76,7 @@ extension ConcurrencyTests {
 
     @Test func readQueueExample() throws {
       try ConcurrencyTests.withDatabasePath { path in
-        // README concurrency read queue: begin
+        // article concurrency read queue: begin
         // A read-only connection beside a writer (in WAL mode, reads never wait for writes).
         let writer = try DatabaseQueue(path: path, configuration: Configuration(journalMode: .wal))
         try writer.sync { db in try db.execute(sql: "CREATE TABLE note(text TEXT)") }
@@ -87,7 +88,7 @@ extension ConcurrencyTests {
         try reader.updateReadTransaction()  // move to the latest commit
         let after = try reader.read { db in try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) }  // 1
         try reader.endReadTransaction()  // back to a transaction per read
-        // README concurrency read queue: end
+        // article concurrency read queue: end
 
         #expect(before == 0)
         #expect(after == 1)
@@ -100,53 +101,35 @@ extension ConcurrencyTests {
         try pool.sync { db in try db.batch(sql: "CREATE TABLE note(text TEXT); INSERT INTO note VALUES ('a')") }
         var countThen: Int?
         #if ENABLE_SNAPSHOT
-          // README concurrency snapshot: begin
+          // article concurrency snapshot: begin
           // Snapshots (ENABLE_SNAPSHOT trait, on by default): read the database as it was.
           let snapshot = try pool.read { db in try db.takeSnapshot() }
           try pool.sync { db in try db.execute(sql: "DELETE FROM note") }
           let then = try pool.read(at: snapshot) { db in
             try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self)
           }
-          // README concurrency snapshot: end
+          // article concurrency snapshot: end
           countThen = then
           #expect(countThen == 1)
         #endif
-        // README concurrency checkpoint: begin
+        // article concurrency checkpoint: begin
         // Copy the write-ahead log into the database file and empty it.
         let result = try pool.checkpoint(.truncate)  // CheckpointResult(logFrameCount: 0, checkpointedFrameCount: 0)
-        // README concurrency checkpoint: end
+        // article concurrency checkpoint: end
         #expect(result == CheckpointResult(logFrameCount: 0, checkpointedFrameCount: 0))
         _ = countThen
       }
     }
 
-    /// The lines of every Swift code block in the README's section "Concurrency".
-    static func readmeLines() throws -> [String] {
-      let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-      let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-      guard let section = readme.range(of: "\n## Concurrency\n") else { return [] }
-      let sectionEnd =
-        readme.range(of: "\n## ", range: section.upperBound..<readme.endIndex)?.lowerBound ?? readme.endIndex
-      var lines: [String] = []
-      var searchStart = section.upperBound
-      while let start = readme.range(of: "```swift\n", range: searchStart..<sectionEnd),
-        let end = readme.range(of: "```", range: start.upperBound..<sectionEnd)
-      {
-        lines += readme[start.upperBound..<end.lowerBound].split(separator: "\n")
-          .map { $0.trimmingCharacters(in: .whitespaces) }
-          .filter { !$0.isEmpty && $0 != "import Amalgam" }
-        searchStart = end.upperBound
-      }
-      return lines
-    }
-
-    @Test func everyReadmeLineIsInThisFile() throws {
-      let lines = try Self.readmeLines()
-      let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-      #expect(lines.count > 40)
-      for line in lines {
-        #expect(test.contains(line), "README line not in ConcurrencyReadmeTests: \(line)")
+    @Test func everyArticleLineIsInThisFile() throws {
+      // Keeps the copies honest: the Concurrency article's examples are in this file.
+      for firstLine in [
+        "let queue = try DatabaseQueue(path: path)",
+        "var configuration = Configuration()  // busy timeout 5 s, foreign keys on",
+        "let writer = try DatabaseQueue(path: path, configuration: Configuration(journalMode: .wal))",
+        "let snapshot = try pool.read { db in try db.takeSnapshot() }",
+      ] {
+        try ArticleCodeBlocks.expectBlock(of: "Concurrency.md", containing: firstLine, isIn: #filePath)
       }
     }
   }

@@ -91,7 +91,7 @@ import Testing
     }
   }
 
-  /// The README's "Your own C extensions" example, with the example extension's entry point.
+  /// The WritingExtensionsInC article's registration example, with the example extension's entry point.
   @Test func theReadmeExampleRuns() throws {
     let db = try Database()
     let my_extension_init = Self.example

@@ -52,14 +52,15 @@ final class LogMessages: @unchecked Sendable {
     #expect(replacement.containing(marker).count == 1)
   }
 
-  /// The README's error-log example, verbatim between the markers (HooksReadmeExampleTests checks it).
+  /// The CustomFunctionsAndHooks article's error-log example, verbatim between the markers
+  /// (HooksReadmeExampleTests checks it).
   @Test func readmeLogExampleCompilesAndRuns() throws {
-    // README log example: begin
+    // log article example: begin
     try SQLiteLog.setHandler { code, message in
       print("SQLite \(code.rawValue): \(message)")  // SQLite 1: no such table: missing in "SELECT * FROM missing"
     }
     SQLiteLog.write("application started", code: .notice)  // goes through SQLite's log to the handler
     SQLiteLog.removeHandler()
-    // README log example: end
+    // log article example: end
   }
 }

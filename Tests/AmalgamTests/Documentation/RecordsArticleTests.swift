@@ -22,7 +22,7 @@ extension Member {  // in an extension, so that the memberwise initializer stays
 }
 // Records article, skipping Codable (the types): end
 
-/// The examples of RecordsAndFetches.md (and the README's records section), verbatim between the markers.
+/// The examples of RecordsAndFetches.md, verbatim between the markers.
 @Suite struct RecordsArticleTests {
   @Test func recordsAndFetchesExample() throws {
     // Records article: begin
@@ -107,26 +107,5 @@ extension Member {  // in an extension, so that the memberwise initializer stays
       #expect(tagCount == 2)
       #expect(tags == ["red", "blue"])
     #endif
-  }
-}
-
-extension RecordsArticleTests {
-  @Test func readmeRecordsSectionIsTheArticleExample() throws {
-    // The README's records example is the article's first example: both are compiled above.
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    guard let start = readme.range(of: "## Records, everyday fetches and SQL interpolation"),
-      let open = readme.range(of: "```swift\n", range: start.upperBound..<readme.endIndex),
-      let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex)
-    else {
-      Issue.record("README.md has no records example")
-      return
-    }
-    for line in readme[open.upperBound..<close.lowerBound].split(separator: "\n") {
-      let code = line.trimmingCharacters(in: .whitespaces)
-      #expect(test.contains(code), "README line not compiled by this test: \(code)")
-    }
   }
 }

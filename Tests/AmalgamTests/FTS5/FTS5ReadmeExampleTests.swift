@@ -3,12 +3,13 @@
   import Foundation
   import Testing
 
-  /// The README's "Full-text search (FTS5)" example, verbatim between the markers, followed by checks of
-  /// what it computed. If the README changes, change this copy too.
-  @Suite("FTS5 README example")
+  /// An end-to-end FTS5 example: two Swift tokenizers, an auxiliary function and a
+  /// query from user input, followed by checks of what it computed. The FullTextSearch article shows each
+  /// part; ArticleExamplesTests checks that its lines are compiled.
+  @Suite("FTS5 end-to-end example")
   struct FTS5ReadmeExampleTests {
     @Test func exampleCompilesAndRuns() throws {
-      // README FTS5 example: begin
+      // FTS5 end-to-end example: begin
       let db = try Database()
 
       // A tokenizer of its own: splits at spaces and hyphens. Tokens are ranges of the input's UTF-8 bytes,
@@ -68,7 +69,7 @@
       }
       let words = try db.prepare(sql: "SELECT matched_words(tag) FROM tag WHERE tag MATCH 'text'").column(0, as: String.self)
       print(words)  // ["text", "text"]
-      // README FTS5 example: end
+      // FTS5 end-to-end example: end
 
       let pattern = try #require(FTS5Pattern(matchingAnyTokenIn: typed))
       #expect(pattern.rawPattern == #""crème" OR "desserts" OR "OR" OR "art""#)
@@ -82,23 +83,6 @@
       #expect(try fts5Rowids(db, "tag", "full") == [1])
       #expect(
         try fts5Strings(db, "SELECT highlight(tag, 0, '<', '>') FROM tag WHERE tag MATCH 'search'") == ["full-text <search>"])
-    }
-
-    @Test func readmeExampleMatchesThisTest() throws {
-      let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-      let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-      let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-      guard let section = readme.range(of: "## Full-text search (FTS5)\n"),
-        let start = readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex),
-        let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex)
-      else {
-        Issue.record("README.md has no FTS5 code block")
-        return
-      }
-      for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n") where line != "import Amalgam" {
-        #expect(test.contains(line), "README line missing from the test: \(line)")
-      }
     }
   }
 #endif

@@ -2,12 +2,12 @@ import Amalgam
 import Foundation
 import Testing
 
-/// The README's "Custom functions and collations" example, verbatim between the markers, followed by
-/// checks of what it computed. If the README changes, change this copy too.
-@Suite("Functions README example")
+/// The CustomFunctionsAndHooks article's functions example, verbatim between the
+/// markers, followed by checks of what it computed. If the article changes, change this copy too.
+@Suite("Functions article example")
 struct FunctionReadmeExampleTests {
   @Test func exampleCompilesAndRuns() throws {
-    // README functions example: begin
+    // functions article example: begin
     let db = try Database()
     try db.batch(
       sql: """
@@ -73,7 +73,7 @@ struct FunctionReadmeExampleTests {
     } catch let error as SQLiteError {
       print(error.message)  // negative input
     }
-    // README functions example: end
+    // functions article example: end
 
     #expect(hot == 104)
     #expect(spreads == [["a", 3.0], ["b", 20.0]])
@@ -86,25 +86,10 @@ struct FunctionReadmeExampleTests {
     #expect(error?.message == "negative input")
   }
 
-  @Test func readmeExampleMatchesThisTest() throws {
-    // Keeps the copy above honest: every code line of the README's example appears in this file.
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-    guard let section = readme.range(of: "## Custom functions and collations\n"),
-      let start = readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex),
-      let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex)
-    else {
-      Issue.record("README.md has no code block under \"Custom functions and collations\"")
-      return
-    }
-    let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n")
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
-    #expect(lines.count > 20)
-    for line in lines {
-      #expect(test.contains(line), "README line not in FunctionReadmeExampleTests: \(line)")
-    }
+  @Test func articleExampleMatchesThisTest() throws {
+    // Keeps the copy above honest: every code line of the article's functions example appears in this file.
+    try ArticleCodeBlocks.expectBlock(
+      of: "CustomFunctionsAndHooks.md",
+      containing: "try db.addFunction(\"fahrenheit\") { (celsius: Double) in celsius * 9 / 5 + 32 }", isIn: #filePath)
   }
 }

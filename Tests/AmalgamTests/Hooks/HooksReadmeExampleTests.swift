@@ -2,12 +2,12 @@ import Amalgam
 import Foundation
 import Testing
 
-/// The README's "Hooks, limits and configuration" example, verbatim between the markers (with `#if`
-/// guards for the trait-dependent parts), followed by checks of what it did. If the README changes,
+/// The CustomFunctionsAndHooks article's hooks example, verbatim between the markers
+/// (with `#if` guards for the trait-dependent parts), followed by checks of what it did. If the article changes,
 /// change this copy too. The error-log example lives in `SQLiteLogTests`, which owns the process-wide log.
 @Suite struct HooksReadmeExampleTests {
   @Test func readmeExampleCompilesAndRuns() throws {
-    // README hooks example: begin
+    // hooks article example: begin
     let db = try Database()
     try db.execute(sql: "CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, email TEXT)")
 
@@ -73,7 +73,7 @@ import Testing
     // Every hook can be removed; registering again replaces it. Closures are released when removed,
     // replaced, or when the database closes.
     try db.removeAuthorizer()
-    // README hooks example: end
+    // hooks article example: end
 
     #expect(changes == [DatabaseEvent(operation: .insert, databaseName: "main", tableName: "person", rowid: 1)])
     #expect(row == ["Ada", nil])
@@ -87,47 +87,13 @@ import Testing
     #expect(error?.extendedCode == .constraintCommitHook)
   }
 
-  /// The lines of every Swift code block in the README's section "Hooks, limits and configuration",
-  /// block by block.
-  static func readmeBlocks() throws -> [[String]] {
-    let readme = try String(contentsOf: packageRoot().appendingPathComponent("README.md"), encoding: .utf8)
-    guard let section = readme.range(of: "## Hooks, limits and configuration\n") else { return [] }
-    let sectionEnd =
-      readme.range(of: "\n## ", range: section.upperBound..<readme.endIndex)?.lowerBound ?? readme.endIndex
-    var blocks: [[String]] = []
-    var searchStart = section.upperBound
-    while let start = readme.range(of: "```swift\n", range: searchStart..<sectionEnd),
-      let end = readme.range(of: "```", range: start.upperBound..<sectionEnd)
-    {
-      blocks.append(
-        readme[start.upperBound..<end.lowerBound].split(separator: "\n")
-          .map { $0.trimmingCharacters(in: .whitespaces) }
-          .filter { !$0.isEmpty && !$0.hasPrefix("import ") })
-      searchStart = end.upperBound
-    }
-    return blocks
-  }
-
-  static func packageRoot() -> URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-  }
-
-  @Test func readmeExamplesMatchTheirTests() throws {
-    // Keeps the copies honest: every code line of the README's examples appears in the test that runs it.
-    let blocks = try Self.readmeBlocks()
-    #expect(blocks.count == 2)
-    let tests = Self.packageRoot().appendingPathComponent("Tests/AmalgamTests")
-    let files = [
-      tests.appendingPathComponent("Hooks/HooksReadmeExampleTests.swift"),
-      tests.appendingPathComponent("Configuration/SQLiteLogTests.swift"),
-    ]
-    for (block, file) in zip(blocks, files) {
-      let test = try String(contentsOf: file, encoding: .utf8)
-      #expect(block.count > 3)
-      for line in block {
-        #expect(test.contains(line), "README line not in \(file.lastPathComponent): \(line)")
-      }
-    }
+  @Test func articleExamplesMatchTheirTests() throws {
+    // Keeps the copies honest: every code line of the article's examples appears in the test that runs it.
+    try ArticleCodeBlocks.expectBlock(
+      of: "CustomFunctionsAndHooks.md", containing: "var frozen = false", isIn: #filePath)
+    let logTests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Configuration/SQLiteLogTests.swift")
+    try ArticleCodeBlocks.expectBlock(
+      of: "CustomFunctionsAndHooks.md", containing: "SQLiteLog.removeHandler()", isIn: logTests.path)
   }
 }

@@ -298,12 +298,12 @@ extension ReliabilityTests {
         let downloadedFile = directory.appendingPathComponent("download.db").path
         try Database(path: downloadedFile).batch(
           sql: "CREATE TABLE items(name TEXT); INSERT INTO items VALUES ('a'), ('b');")
-        // README: Untrusted databases
+        // Reliability article, untrusted databases: begin
         var profile = UntrustedDatabaseProfile.default
         profile.limits[.variableNumber] = 100  // the application's own queries bind up to 100 values
         let db = try Database.openUntrusted(path: downloadedFile, profile: profile)
         let names: [String] = try db.prepare(sql: "SELECT name FROM items").column(0)
-        // README: end
+        // Reliability article, untrusted databases: end
         #expect(names == ["a", "b"])
       }
     }

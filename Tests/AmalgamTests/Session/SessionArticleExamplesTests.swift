@@ -3,7 +3,7 @@
   import Foundation
   import Testing
 
-  /// The examples of the DocC article Sessions.md that are not the README's, verbatim between the
+  /// The examples of the DocC article Sessions.md other than the first (SessionReadmeExampleTests runs that one), verbatim between the
   /// markers, followed by checks of what they did.
   @Suite struct SessionArticleExamplesTests {
     private func makeNotes() throws -> Database {

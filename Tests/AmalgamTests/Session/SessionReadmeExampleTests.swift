@@ -3,13 +3,13 @@
   import Foundation
   import Testing
 
-  /// The README's "Sessions and changesets" example (also the DocC article's), verbatim between the
-  /// markers, followed by checks of what it did. If the README changes, change this copy too.
+  /// The Sessions article's first example, verbatim between the markers, followed by
+  /// checks of what it did. If the article changes, change this copy too.
   @Suite struct SessionReadmeExampleTests {
     @Test func readmeExampleCompilesAndRuns() throws {
       var kinds: [ChangesetConflict.Kind] = []
       var rows: [[DatabaseValue]] = []
-      // README sessions example: begin
+      // sessions article example: begin
       // Two replicas of one schema.
       let phone = try Database()
       let laptop = try Database()
@@ -32,16 +32,16 @@
       try laptop.execute(sql: "UPDATE note SET body = 'almond milk' WHERE id = 1")
       try laptop.apply(changeset) { conflict in
         print(conflict.kind, conflict.conflictingValues ?? [])  // .data, [1, 'almond milk']
-        // README sessions example: pause
+        // sessions article example: pause
         kinds.append(conflict.kind)
         rows.append(conflict.conflictingValues ?? [])
-        // README sessions example: resume
+        // sessions article example: resume
         return .replace  // or .omit (keep ours), or .abort (undo the whole apply and throw)
       }
 
       // Undo: apply the inverse.
       try phone.apply(try changeset.inverted())
-      // README sessions example: end
+      // sessions article example: end
 
       #expect(kinds == [.data])
       #expect(rows == [[.integer(1), .text("almond milk")]])
@@ -51,29 +51,30 @@
       #expect(phoneNotes == ["milk", "eggs"])
     }
 
-    /// The README's example, as it appears there, is the code between the markers above.
-    @Test func readmeHoldsTheExampleVerbatim() throws {
+    /// The article's example, as it appears there, is the code between the markers above.
+    @Test func articleHoldsTheExampleVerbatim() throws {
       let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-      let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+      let article = try String(
+        contentsOf: root.appendingPathComponent("Sources/Amalgam/Amalgam.docc/Sessions.md"), encoding: .utf8)
       let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-      let beginMarker = "// README sessions example: " + "begin\n"
-      let endMarker = "// README sessions example: " + "end"
+      let beginMarker = "// sessions article example: " + "begin\n"
+      let endMarker = "// sessions article example: " + "end"
       let start = try #require(test.range(of: beginMarker))
       let end = try #require(test.range(of: endMarker, range: start.upperBound..<test.endIndex))
       var lines: [String] = []
       var paused = false
       for line in test[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed == "// README sessions example: " + "pause" { paused = true; continue }
-        if trimmed == "// README sessions example: " + "resume" { paused = false; continue }
+        if trimmed == "// sessions article example: " + "pause" { paused = true; continue }
+        if trimmed == "// sessions article example: " + "resume" { paused = false; continue }
         if !paused { lines.append(String(line)) }
       }
       // Dedent by the indentation of the first line.
       let indent = lines.first?.prefix { $0 == " " }.count ?? 0
       let code = lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }
         .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-      #expect(readme.contains("```swift\n" + code + "\n```"))
+      #expect(article.contains("```swift\n" + code + "\n```"))
     }
   }
 #endif

@@ -2,10 +2,10 @@ import Amalgam
 import Foundation
 import Testing
 
-// The README's "Virtual tables" example and the VirtualTables article's examples, verbatim (types in
+// A countdown table-valued function, and the VirtualTables article's examples verbatim (types in
 // an enum each, statements in a test). If the documentation changes, change this copy too.
 
-enum VirtualTableReadmeExample {
+enum VirtualTableCountdownExample {
   /// `SELECT value FROM countdown(5)`: 5, 4, 3, 2, 1.
   final class Countdown: EponymousVirtualTableModule {
     init(database: Database, arguments: [String]) {}
@@ -142,8 +142,8 @@ enum VirtualTableArticleExample {
 
 @Suite("Virtual tables documentation examples")
 struct VirtualTableDocumentationExampleTests {
-  @Test func readmeExampleCompilesAndRuns() throws {
-    typealias Countdown = VirtualTableReadmeExample.Countdown
+  @Test func countdownExampleCompilesAndRuns() throws {
+    typealias Countdown = VirtualTableCountdownExample.Countdown
     let db = try Database()
     try db.addModule("countdown", type: Countdown.self)
     let values = try db.prepare(sql: "SELECT value FROM countdown(3)").column(0, as: Int.self)  // [3, 2, 1]
