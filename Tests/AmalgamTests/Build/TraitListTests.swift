@@ -14,15 +14,20 @@ import Testing
     try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
   }
 
-  /// Each trait that Package.swift declares in its table, with whether it is on by default.
+  /// Each trait that Package.swift declares in its table of compile options (`compileOptions`), with
+  /// whether it is on by default. (The default trait set itself, `DEFAULT_OPTIONS`, turns on the options
+  /// marked `default: true`; it is not an option and is not in the table.)
   static func manifestTraits() throws -> [String: Bool] {
     let manifest = try text("Package.swift")
+    let start = try #require(manifest.range(of: "let compileOptions: [CompileOption] = ["))
+    let end = try #require(manifest.range(of: "\n]\n", range: start.upperBound..<manifest.endIndex))
     var traits: [String: Bool] = [:]
-    var rest = manifest[...]
-    while let entry = rest.range(of: ".init(trait: \"") {
-      let nameEnd = try #require(rest.range(of: "\"", range: entry.upperBound..<rest.endIndex))
-      let name = String(rest[entry.upperBound..<nameEnd.lowerBound])
-      let flag = try #require(rest.range(of: "isDefault: ", range: nameEnd.upperBound..<rest.endIndex))
+    var rest = manifest[start.upperBound..<end.lowerBound]
+    while let entry = rest.range(of: ".init(") {
+      let nameStart = try #require(rest.range(of: "\"", range: entry.upperBound..<rest.endIndex))
+      let nameEnd = try #require(rest.range(of: "\"", range: nameStart.upperBound..<rest.endIndex))
+      let name = String(rest[nameStart.upperBound..<nameEnd.lowerBound])
+      let flag = try #require(rest.range(of: "default: ", range: nameEnd.upperBound..<rest.endIndex))
       let isDefault = rest[flag.upperBound...].hasPrefix("true")
       #expect(traits[name] == nil, "Package.swift declares \(name) twice")
       traits[name] = isDefault
@@ -96,7 +101,9 @@ import Testing
 
   @Test func listsInTheCodeNameOnlyDeclaredTraits() throws {
     let manifest = try Self.manifestTraits()
-    for trait in SQLite.enabledTraits {
+    // DEFAULT_OPTIONS, the default trait set, is declared beside the table of options.
+    #expect(try Self.text("Package.swift").contains("let defaultOptionsTrait = \"DEFAULT_OPTIONS\""))
+    for trait in SQLite.enabledTraits where trait != "DEFAULT_OPTIONS" {
       #expect(manifest[trait] != nil, "SQLite.enabledTraits reports \(trait), which Package.swift does not declare")
     }
     // TraitTests checks every trait that is an SQLite compile option against sqlite3_compileoption_used.
