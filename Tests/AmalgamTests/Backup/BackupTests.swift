@@ -28,22 +28,6 @@ import Testing
     try db.prepare(sql: "PRAGMA \(schema).integrity_check").front(String.self)
   }
 
-  static func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("AmalgamBackupTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-  }
-
-  static func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("AmalgamBackupTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(directory)
-  }
-
   // MARK: - One call
 
   @Test func oneCallCopiesEveryRowIntoAnEmptyDatabase() throws {
@@ -67,7 +51,7 @@ import Testing
   }
 
   @Test func fileDatabaseBacksUpToFileAndRestoresIntoMemory() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let source = try Database(path: directory.appendingPathComponent("source.db").path)
       try Self.fill(source)
       let copyPath = directory.appendingPathComponent("copy.db").path
@@ -145,10 +129,10 @@ import Testing
     try Self.fill(source)
     let destination = try Database()
     var calls = 0
-    #expect(throws: CoreTestError(id: 7)) {
+    #expect(throws: TestError(id: 7)) {
       try source.backup(to: destination, pagesPerStep: 1) { _ in
         calls += 1
-        throw CoreTestError(id: 7)
+        throw TestError(id: 7)
       }
     }
     #expect(calls == 1)
@@ -191,7 +175,7 @@ import Testing
   }
 
   @Test func sqliteRestartsTheCopyWhenAnotherConnectionWritesTheSource() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("source.db").path
       let source = try Database(path: path)
       try Self.fill(source)
@@ -215,7 +199,7 @@ import Testing
   }
 
   @Test func writesThroughTheSourceConnectionToAFileAreCopiedAlongWithoutRestart() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let source = try Database(path: directory.appendingPathComponent("source.db").path)
       try Self.fill(source)
       let destination = try Database()
@@ -231,13 +215,13 @@ import Testing
   }
 
   @Test func backupWhileAnotherConnectionKeepsWritingEndsWithAConsistentCopy() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("source.db").path
       let source = try Database(path: path)
       try Self.fill(source, rows: 200)
       try source.setBusyTimeout(5)
       let finished = DispatchSemaphore(value: 0)
-      let writerError = ConcurrencyTests.Shared<String?>(nil)
+      let writerError = Shared<String?>(nil)
       Thread.detachNewThread {
         do {
           let writer = try Database(path: path)
@@ -278,7 +262,7 @@ import Testing
   }
 
   @Test func busyStepsAreRetriedForTheBusyTimeout() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("source.db").path
       let source = try Database(path: path)
       try Self.fill(source, rows: 50)
@@ -295,7 +279,7 @@ import Testing
         (error as? SQLiteError)?.code == .busy
       }
       let release = DispatchSemaphore(value: 0)
-      let unlocker = ConcurrencyTests.Shared(locker)
+      let unlocker = Shared(locker)
       Thread.detachNewThread {
         usleep(100_000)
         unlocker.withLock { _ = try? $0.execute(sql: "COMMIT") }
@@ -305,13 +289,13 @@ import Testing
       let start = DispatchTime.now()
       try source.backup(to: destination, busyPause: 0.005)
       release.wait()
-      #expect(ConcurrencyTests.seconds(since: start) >= 0.09)
+      #expect(seconds(since: start) >= 0.09)
       #expect(try Self.rows(destination).count == 51)
     }
   }
 
   @Test func aDestinationLockedByAnotherConnectionEndsWithBusyAfterItsTimeout() async throws {
-    try await Self.withDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let source = try Database()
       try Self.fill(source, rows: 50)
       let path = directory.appendingPathComponent("destination.db").path
@@ -328,7 +312,7 @@ import Testing
         (error as? SQLiteError)?.code == .busy
       }
       // Before, this never returned. (The bound is loose: the suite runs tests side by side.)
-      #expect(ConcurrencyTests.seconds(since: start) < 5)
+      #expect(seconds(since: start) < 5)
       var steps = source.backupSteps(to: destination, busyPause: 0.001).makeAsyncIterator()
       await #expect {
         _ = try await steps.next()
@@ -348,7 +332,7 @@ import Testing
   }
 
   @Test func backingAFileUpOntoItselfThrowsAtOnce() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("same.db").path
       let first = try Database(path: path)
       try Self.fill(first, rows: 20)
@@ -372,7 +356,7 @@ import Testing
   // MARK: - Cancellation
 
   @Test func answeringFalseStopsAndLeavesTheDestinationAsItWas() throws {
-    try Self.withDirectory { directory in
+    try withTemporaryDirectory { directory in
       let source = try Database()
       try Self.fill(source)
       let destinationPath = directory.appendingPathComponent("destination.db").path
@@ -505,7 +489,7 @@ import Testing
   // MARK: - Queues and pools
 
   @Test func queueAndPoolBackUpToADatabaseAndToEachOther() async throws {
-    try await Self.withDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let pool = try DatabasePool(path: directory.appendingPathComponent("pool.db").path)
       try pool.sync { db in try Self.fill(db) }
       let expected = try await pool.read { db in try Self.rows(db) }
@@ -515,11 +499,11 @@ import Testing
       #expect(try Self.rows(memory) == expected)
 
       let queue = try DatabaseQueue(path: directory.appendingPathComponent("queue.db").path)
-      try ConcurrencyTests.blocking { try pool.backup(to: queue) }
+      try blocking { try pool.backup(to: queue) }
       #expect(try await queue.read { db in try Self.rows(db) } == expected)
 
       let second = try DatabaseQueue()
-      let reports = ConcurrencyTests.Shared(0)
+      let reports = Shared(0)
       try await queue.backup(to: second, pagesPerStep: 10) { _ in
         reports.withLock { $0 += 1 }
         return true
@@ -528,7 +512,7 @@ import Testing
       #expect(try await second.read { db in try Self.rows(db) } == expected)
 
       #expect(throws: ConcurrencyError.reentrantAccess) {
-        try ConcurrencyTests.blocking { try queue.backup(to: queue) }
+        try blocking { try queue.backup(to: queue) }
       }
     }
   }
@@ -538,7 +522,7 @@ import Testing
     try source.sync { db in try Self.fill(db) }
     let destination = try DatabaseQueue()
     try destination.sync { db in try db.execute(sql: "CREATE TABLE kept(x)") }
-    let started = ConcurrencyTests.Signal()
+    let started = Signal()
     let task = Task {
       try await source.backup(to: destination, pagesPerStep: 1) { _ in
         started.signal()

@@ -54,17 +54,16 @@ import Testing
   }
 
   @Test func writableOpenOfAReadOnlyDatabaseFails() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamBlob-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("blob.db").path
-    try Self.makeDatabase().backup(to: Database(path: path))
-    let db = try Database(path: path, options: .readOnly)
-    #expect(try db.openBlob(table: "file", column: "content", rowid: 2).read(count: 3) == [0xAA, 0xBB, 0xCC])
-    #expect {
-      try db.openBlob(table: "file", column: "content", rowid: 2, writable: true)
-    } throws: { error in
-      (error as? SQLiteError)?.code == .readOnly
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("blob.db").path
+      try Self.makeDatabase().backup(to: Database(path: path))
+      let db = try Database(path: path, options: .readOnly)
+      #expect(try db.openBlob(table: "file", column: "content", rowid: 2).read(count: 3) == [0xAA, 0xBB, 0xCC])
+      #expect {
+        try db.openBlob(table: "file", column: "content", rowid: 2, writable: true)
+      } throws: { error in
+        (error as? SQLiteError)?.code == .readOnly
+      }
     }
   }
 

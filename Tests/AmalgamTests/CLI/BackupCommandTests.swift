@@ -16,7 +16,7 @@ extension CommandLineToolTests {
   }
 
   @Test func backupCopiesTheDatabaseWithoutAProgressBarWhenNotOnATerminal() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let source = directory.appendingPathComponent("source.db").path
       let destination = directory.appendingPathComponent("copy.db").path
       try Self.makeBackupSource(at: source)
@@ -34,7 +34,7 @@ extension CommandLineToolTests {
   }
 
   @Test func backupOfAFileOntoItselfFailsAtOnce() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let source = directory.appendingPathComponent("source.db").path
       try Self.makeBackupSource(at: source)
       let result = try await AmalgamTool.run(["backup", source, source])
@@ -48,7 +48,7 @@ extension CommandLineToolTests {
   @Test func backupDrawsAProgressBarOnATerminal() async throws {
     let script = URL(fileURLWithPath: "/usr/bin/script")
     guard FileManager.default.isExecutableFile(atPath: script.path) else { return }  // no pty tool here
-    try await Self.withTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let source = directory.appendingPathComponent("source.db").path
       let destination = directory.appendingPathComponent("copy.db").path
       try Self.makeBackupSource(at: source)
@@ -73,7 +73,7 @@ extension CommandLineToolTests {
   }
 
   @Test func backupReportsAMissingSourceWithExitStatus1() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let source = directory.appendingPathComponent("missing.db").path
       let destination = directory.appendingPathComponent("copy.db").path
       let result = try await AmalgamTool.run(["backup", source, destination])
@@ -86,7 +86,7 @@ extension CommandLineToolTests {
   }
 
   @Test func backupReportsAnUnwritableDestination() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let source = directory.appendingPathComponent("source.db").path
       try Self.makeBackupSource(at: source)
       let destination = directory.appendingPathComponent("no/such/folder/copy.db").path
@@ -108,7 +108,7 @@ extension CommandLineToolTests {
   }
 
   @Test func sqlWithOnlyADatabaseReadsTheSQLFromStandardInput() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("script.db").path
       let script = """
         CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT);

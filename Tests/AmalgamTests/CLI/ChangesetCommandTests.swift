@@ -35,7 +35,7 @@
     }
 
     @Test func diffShowAndApplyMoveChangesBetweenFiles() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         let diff = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
@@ -61,7 +61,7 @@
     }
 
     @Test func diffOfOneTableAndAsPatchset() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         let diff = try await Tool.run(["changeset", "diff", from, to, "--table", "other", "--patchset", "-o", changes])
@@ -75,7 +75,7 @@
     }
 
     @Test func showJSONSeparatesAbsentColumnsFromNull() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         _ = try await Tool.run(["changeset", "diff", from, to, "--table", "item", "-o", changes])
@@ -94,7 +94,7 @@
     }
 
     @Test func applyReportsConflictsAndAbortLeavesTheDatabaseUnchanged() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         _ = try await Tool.run(["changeset", "diff", from, to, "--table", "item", "-o", changes])
@@ -119,7 +119,7 @@
     }
 
     @Test func applyReplaceOverwritesTheConflictingRow() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
@@ -132,7 +132,7 @@
     }
 
     @Test func invertAndConcat() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         let inverse = directory.appendingPathComponent("inverse.bin").path
@@ -155,7 +155,7 @@
     }
 
     @Test func diffSkipsTablesThatAreOnlyInToAndSaysSo() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         try Database(path: to).batch(sql: "CREATE TABLE fresh(id INTEGER PRIMARY KEY); INSERT INTO fresh VALUES (1);")
         let changes = directory.appendingPathComponent("changes.bin").path
@@ -171,7 +171,7 @@
     }
 
     @Test func applyCountsAndNamesTheChangesOfTablesThatDoNotFit() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
@@ -197,7 +197,7 @@
     }
 
     @Test func textThatIsNotUTF8IsShownEscapedAndApplied() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let from = directory.appendingPathComponent("from.db").path
         let to = directory.appendingPathComponent("to.db").path
         for path in [from, to] {
@@ -228,7 +228,7 @@
     }
 
     @Test func everyCommandReportsBytesThatMadeSQLiteReadPastTheEnd() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         // An insert into t(id INTEGER PRIMARY KEY, name TEXT, note TEXT) that stops after its second value.
         let bytes: [UInt8] =
           [0x54, 0x03, 0x01, 0x00, 0x00, 0x74, 0x00, 0x12, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x03, 0x01, 0x61]
@@ -248,7 +248,7 @@
     }
 
     @Test func corruptFilesAndBadArgumentsAreReported() async throws {
-      try await CommandLineToolTests.withTemporaryDirectory { directory in
+      try await withTemporaryDirectory { directory in
         let (from, to) = try makeDatabases(in: directory)
         let changes = directory.appendingPathComponent("changes.bin").path
         _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])

@@ -219,7 +219,7 @@ import Testing
   // MARK: - Files
 
   @Test func aFileDatabasePersistsBetweenInvocations() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       try await checkFileDatabase(path: directory.appendingPathComponent("people.sqlite").path)
     }
   }
@@ -247,7 +247,7 @@ import Testing
   }
 
   @Test func aMissingFileCannotBeOpenedReadOnly() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("missing.sqlite").path
       let result = try await AmalgamTool.run(["sql", "--read-only", path, "SELECT 1"])
       #expect(result.status == 1)
@@ -285,7 +285,7 @@ import Testing
     // SQLite reads a script up to its first NUL: without the check, the SELECT ran, the DELETE was
     // dropped and the exit status was 0. (An argument cannot hold a NUL: the operating system ends it
     // there. Standard input, from a pipe or a file, can.)
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("nul.sqlite").path
       let create = try await AmalgamTool.run(["sql", path, "CREATE TABLE t(x); INSERT INTO t VALUES (1)"])
       #expect(create.status == 0)
@@ -359,17 +359,6 @@ import Testing
 }
 
 // MARK: - Running the tool
-
-extension CommandLineToolTests {
-  /// Creates an empty temporary directory, passes it to `body`, and deletes it afterwards.
-  static func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("amalgam-cli-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(url)
-  }
-}
 
 extension CommandLineToolTests {
   /// Finds and runs the `amalgam` executable.

@@ -35,7 +35,7 @@ extension CommandLineToolTests {
   }
 
   @Test func shellOpensADatabaseAndImportsCSV() async throws {
-    try await Self.withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let database = directory.appendingPathComponent("shell.db").path
       let csv = directory.appendingPathComponent("people.csv").path
       try "name,age\nAda,36\nGrace,85\n".write(toFile: csv, atomically: true, encoding: .utf8)

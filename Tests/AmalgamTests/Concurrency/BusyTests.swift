@@ -29,7 +29,7 @@ extension ConcurrencyTests {
         let error = #expect(throws: SQLiteError.self) {
           try competitor.sync { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         }
-        let waited = ConcurrencyTests.seconds(since: start)
+        let waited = seconds(since: start)
         #expect(error?.code == .busy)
         #expect(waited >= 0.25)
         #expect(waited < 3)
@@ -47,7 +47,7 @@ extension ConcurrencyTests {
         }
         let start = DispatchTime.now()
         try competitor.transaction(.immediate) { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
-        let waited = ConcurrencyTests.seconds(since: start)
+        let waited = seconds(since: start)
         #expect(waited >= 0.15)
         #expect(waited < 5)
         #expect(try competitor.read { db in try db.prepare(sql: "SELECT count(*) FROM t").front(Int.self) } == 2)
@@ -61,7 +61,7 @@ extension ConcurrencyTests {
           try competitor.sync { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         }
         #expect(error?.code == .busy)
-        #expect(ConcurrencyTests.seconds(since: start) < 0.2)
+        #expect(seconds(since: start) < 0.2)
         try release()
       }
     }
@@ -89,7 +89,7 @@ extension ConcurrencyTests {
         #expect(error?.code == .busy)
         #expect(calls.current == [0, 1, 2, 3])
         // The handler, not the 60 s timeout, decided.
-        #expect(ConcurrencyTests.seconds(since: start) < 5)
+        #expect(seconds(since: start) < 5)
         try holder.sync { db in try db.rollback() }
       }
     }

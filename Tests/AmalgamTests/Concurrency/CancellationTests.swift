@@ -20,7 +20,7 @@ extension ConcurrencyTests {
       let start = DispatchTime.now()
       task.cancel()
       let result = await task.result
-      let seconds = ConcurrencyTests.seconds(since: start)
+      let seconds = seconds(since: start)
       if case .failure(let error) = result { return (error, seconds) }
       return (nil, seconds)
     }

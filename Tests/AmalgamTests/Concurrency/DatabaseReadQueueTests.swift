@@ -90,7 +90,7 @@ extension ConcurrencyTests {
     }
 
     @Test func aMissingFileCannotBeOpened() throws {
-      try ConcurrencyTests.withTemporaryDirectory { directory in
+      try withTemporaryDirectory { directory in
         let error = #expect(throws: SQLiteError.self) {
           try DatabaseReadQueue(path: directory.appendingPathComponent("missing.sqlite").path)
         }

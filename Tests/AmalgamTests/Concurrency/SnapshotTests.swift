@@ -30,7 +30,7 @@
           let snapshot = try await pool.read { db in try db.takeSnapshot() }
           try insert(pool, 2)
           try insert(pool, 3)
-          #expect(try ConcurrencyTests.blocking { try pool.read(at: snapshot) { try Self.count($0) } } == 1)
+          #expect(try blocking { try pool.read(at: snapshot) { try Self.count($0) } } == 1)
           #expect(try await pool.read(at: snapshot) { try Self.count($0) } == 1)
           #expect(try await pool.read { try Self.count($0) } == 3)
         }
@@ -57,10 +57,10 @@
           let snapshot = try await pool.read { db in try db.takeSnapshot() }
           try insert(pool, 2)
           let reader = try DatabaseReadQueue(path: path)
-          #expect(try ConcurrencyTests.blocking { try reader.read(at: snapshot) { try Self.count($0) } } == 1)
+          #expect(try blocking { try reader.read(at: snapshot) { try Self.count($0) } } == 1)
           #expect(try await reader.read(at: snapshot) { try Self.count($0) } == 1)
           let queue = try DatabaseQueue(path: path)
-          #expect(try ConcurrencyTests.blocking { try queue.read(at: snapshot) { try Self.count($0) } } == 1)
+          #expect(try blocking { try queue.read(at: snapshot) { try Self.count($0) } } == 1)
           #expect(try await queue.read(at: snapshot) { try Self.count($0) } == 1)
           #expect(try await queue.read { try Self.count($0) } == 2)
         }

@@ -50,7 +50,7 @@ import Testing
     let after = try Database()
     #expect(try after.prepare(sql: "SELECT example_half(9)").front(Double.self) == 4.5)
     #expect(try Self.hasExampleHalf(before) == false)
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let file = try Database(path: directory.appendingPathComponent("auto.sqlite").path)
       #expect(try Self.hasExampleHalf(file))
     }
@@ -109,7 +109,7 @@ import Testing
       let half: Double? = try db.prepare(sql: "SELECT example_half(5)").front()  // 2.5
       #expect(half == 2.5)
     }
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("article.sqlite").path
       defer { SQLite.cancelAutomaticExtension(Self.example) }
       try SQLite.registerAutomaticExtension(amalgam_example_extension_init)

@@ -35,7 +35,7 @@ import Testing
     let db = try Database()
     try db.batch(sql: "CREATE TABLE parent(id INTEGER PRIMARY KEY); CREATE TABLE child(parent_id REFERENCES parent)")
     try db.setEnabled(.foreignKeys, to: true)
-    #expect(try hookScalar(db, "PRAGMA foreign_keys", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA foreign_keys") == 1)
     let error = expectSQLiteError { try db.execute(sql: "INSERT INTO child VALUES (1)") }
     #expect(error?.extendedCode == .constraintForeignKey)
     try db.setEnabled(.foreignKeys, to: false)
@@ -51,10 +51,10 @@ import Testing
         """)
     try db.setEnabled(.triggers, to: false)
     try db.execute(sql: "INSERT INTO t VALUES (1)")
-    #expect(try hookScalar(db, "SELECT count(*) FROM log", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM log") == 0)
     try db.setEnabled(.triggers, to: true)
     try db.execute(sql: "INSERT INTO t VALUES (2)")
-    #expect(try hookScalar(db, "SELECT count(*) FROM log", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM log") == 1)
   }
 
   @Test func viewsFlagForbidsViews() throws {
@@ -69,18 +69,18 @@ import Testing
     let db = try Database()
     try db.setEnabled(.defensive, to: true)
     try db.execute(sql: "PRAGMA writable_schema = ON")
-    #expect(try hookScalar(db, "PRAGMA writable_schema", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA writable_schema") == 0)
     try db.setEnabled(.defensive, to: false)
     try db.execute(sql: "PRAGMA writable_schema = ON")
-    #expect(try hookScalar(db, "PRAGMA writable_schema", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA writable_schema") == 1)
   }
 
   @Test func trustedSchemaAndReverseScanOrderMatchTheirPragmas() throws {
     let db = try Database()
     try db.setEnabled(.trustedSchema, to: false)
-    #expect(try hookScalar(db, "PRAGMA trusted_schema", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA trusted_schema") == 0)
     try db.setEnabled(.reverseScanOrder, to: true)
-    #expect(try hookScalar(db, "PRAGMA reverse_unordered_selects", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA reverse_unordered_selects") == 1)
     try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
     #expect(try db.prepare(sql: "SELECT x FROM t").column(0, as: Int.self) == [3, 2, 1])
   }
@@ -92,7 +92,7 @@ import Testing
       expectSQLiteError { _ = try db.prepare(sql: "SELECT \"hello\"") }?.message
         == "no such column: \"hello\" - should this be a string literal in single-quotes?")
     try db.setEnabled(.doubleQuotedStringsInDML, to: true)
-    #expect(try hookScalar(db, "SELECT \"hello\"", as: String.self) == "hello")
+    #expect(try db.fetchOne(String.self, sql: "SELECT \"hello\"") == "hello")
   }
 
   @Test func commentsFlagRejectsSQLWithComments() throws {
@@ -101,11 +101,11 @@ import Testing
     let error = expectSQLiteError { _ = try db.prepare(sql: "SELECT 1 /* one */") }
     #expect(error?.code == .error)
     try db.setEnabled(.comments, to: true)
-    #expect(try hookScalar(db, "SELECT 1 /* one */", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 1 /* one */") == 1)
   }
 
   @Test func attachWriteFlagAttachesReadOnly() throws {
-    try withHookTestDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("other.sqlite").path
       try Database(path: path).execute(sql: "CREATE TABLE t(x)")
       let db = try Database()
@@ -122,7 +122,7 @@ import Testing
     #expect(try db.floatingPointDigits() == 17)
     try db.setFloatingPointDigits(6)
     #expect(try db.floatingPointDigits() == 6)
-    #expect(try hookScalar(db, "SELECT CAST(1.0 / 3 AS TEXT)", as: String.self) == "0.333333")
+    #expect(try db.fetchOne(String.self, sql: "SELECT CAST(1.0 / 3 AS TEXT)") == "0.333333")
     #expect(expectSQLiteError { try db.setFloatingPointDigits(3) }?.code == .range)
     #expect(expectSQLiteError { try db.setFloatingPointDigits(24) }?.code == .range)
     #expect(try db.floatingPointDigits() == 6)

@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func flushingAndReleasingMemoryKeepTheData() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let db = try Database(path: directory.appendingPathComponent("flush.sqlite").path)
       try db.execute(sql: "CREATE TABLE t(x)")
       try db.execute(sql: "BEGIN")
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func uriParametersAreRead() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("uri.sqlite").path
       let db = try Database(path: "file:\(path)?cache=private&fast=yes&size=42&flag", options: .init(uri: true))
       #expect(db.uriParameter("cache") == "private")

@@ -6,7 +6,7 @@ import Testing
 /// File controls (`sqlite3_file_control`) on databases in files and in memory.
 @Suite struct FileControlTests {
   @Test func persistentWALKeepsTheWALFileAfterClose() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("persist.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "PRAGMA journal_mode = WAL")
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func chunkSizeGrowsTheFileInWholeChunks() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("chunks.sqlite").path
       let db = try Database(path: path)
       try db.setChunkSize(1 << 20)
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func dataVersionChangesWithWritesOfAnyConnection() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("version.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func vfsNamePowersafeOverwriteReserveBytesAndMoves() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("facts.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")
@@ -103,7 +103,7 @@ import Testing
   }
 
   @Test func anyControlCanBeSentUnsafely() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let db = try Database(path: directory.appendingPathComponent("raw.sqlite").path)
       try db.execute(sql: "CREATE TABLE t(x)")
       var version: UInt32 = 0

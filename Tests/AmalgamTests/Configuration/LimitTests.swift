@@ -19,7 +19,7 @@ import Testing
   @Test func sqlLengthLimitRejectsAnOverlongStatement() throws {
     let db = try Database()
     try db.setLimit(.sqlLength, to: 100)
-    #expect(try hookScalar(db, "SELECT 1", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 1") == 1)
     let sql = "SELECT '\(String(repeating: "x", count: 100))'"
     let error = expectSQLiteError { _ = try db.prepare(sql: sql) }
     #expect(error?.code == .tooBig)
@@ -31,7 +31,7 @@ import Testing
   @Test func lengthLimitRejectsAnOversizedValue() throws {
     let db = try Database()
     try db.setLimit(.length, to: 100)
-    #expect(try hookScalar(db, "SELECT length(zeroblob(100))", as: Int.self) == 100)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT length(zeroblob(100))") == 100)
     let error = expectSQLiteError { _ = try db.prepare(sql: "SELECT zeroblob(101)").firstRow() }
     #expect(error?.code == .tooBig)
     #expect(error?.message == "string or blob too big")

@@ -19,7 +19,7 @@
     }
 
     @Test func aWALWriterInTheSameProcessStillGetsBusyAtOnce() throws {
-      try withCoreTemporaryDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("locks.sqlite").path
         let holder = try Database(path: path)
         try holder.execute(sql: "PRAGMA journal_mode = WAL")
@@ -42,64 +42,62 @@
     /// gets the lock once the other process commits.
     @Test func aWriterInAnotherProcessIsWaitedForThroughTheBusyTimeout() throws {
       let executable = try CommandLineToolTests.AmalgamTool.executableURL()
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("AmalgamLockTimeout-\(UUID().uuidString)", isDirectory: true)
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let path = directory.appendingPathComponent("shared.sqlite").path
-      let locked = directory.appendingPathComponent("locked").path
-      let release = directory.appendingPathComponent("release").path
-      let waiter = try Database(path: path)
-      try waiter.execute(sql: "PRAGMA journal_mode = WAL")
-      try waiter.execute(sql: "CREATE TABLE t(x)")
-      try waiter.setLockTimeout(30)
+      try withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("shared.sqlite").path
+        let locked = directory.appendingPathComponent("locked").path
+        let release = directory.appendingPathComponent("release").path
+        let waiter = try Database(path: path)
+        try waiter.execute(sql: "PRAGMA journal_mode = WAL")
+        try waiter.execute(sql: "CREATE TABLE t(x)")
+        try waiter.setLockTimeout(30)
 
-      // The shell takes the write lock, says so, and commits only once the test creates `release`.
-      let script = directory.appendingPathComponent("hold.sql")
-      try Data(
-        """
-        BEGIN IMMEDIATE;
-        INSERT INTO t VALUES (1);
-        .shell touch '\(locked)'
-        .shell i=0; while [ ! -f '\(release)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
-        COMMIT;
+        // The shell takes the write lock, says so, and commits only once the test creates `release`.
+        let script = directory.appendingPathComponent("hold.sql")
+        try Data(
+          """
+          BEGIN IMMEDIATE;
+          INSERT INTO t VALUES (1);
+          .shell touch '\(locked)'
+          .shell i=0; while [ ! -f '\(release)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+          COMMIT;
 
-        """.utf8
-      ).write(to: script)
-      let holder = Process()
-      holder.executableURL = executable
-      holder.arguments = ["shell", path]
-      holder.standardInput = try FileHandle(forReadingFrom: script)
-      holder.standardOutput = FileHandle.nullDevice
-      holder.standardError = FileHandle.nullDevice
-      try holder.run()
-      defer {
-        _ = FileManager.default.createFile(atPath: release, contents: nil)
-        holder.waitUntilExit()
-      }
-      for _ in 0..<600 where !FileManager.default.fileExists(atPath: locked) { usleep(50_000) }
-      try #require(FileManager.default.fileExists(atPath: locked), "the shell did not take the lock")
+          """.utf8
+        ).write(to: script)
+        let holder = Process()
+        holder.executableURL = executable
+        holder.arguments = ["shell", path]
+        holder.standardInput = try FileHandle(forReadingFrom: script)
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer {
+          _ = FileManager.default.createFile(atPath: release, contents: nil)
+          holder.waitUntilExit()
+        }
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: locked) { usleep(50_000) }
+        try #require(FileManager.default.fileExists(atPath: locked), "the shell did not take the lock")
 
-      // SQLite's unix VFS does not implement blocking locks (its lock call is a placeholder that does
-      // not wait): with no busy timeout the writer fails at once, as documented on setLockTimeout.
-      #expect {
+        // SQLite's unix VFS does not implement blocking locks (its lock call is a placeholder that does
+        // not wait): with no busy timeout the writer fails at once, as documented on setLockTimeout.
+        #expect {
+          try waiter.execute(sql: "BEGIN IMMEDIATE")
+        } throws: { error in
+          (error as? SQLiteError)?.code == .busy
+        }
+        // The busy timeout, set first because it also sets the lock timeout, makes it wait for the lock.
+        try waiter.setBusyTimeout(30)
+        try waiter.setLockTimeout(30)
+        let releaser = Thread {
+          usleep(200_000)
+          _ = FileManager.default.createFile(atPath: release, contents: nil)
+        }
+        releaser.start()
         try waiter.execute(sql: "BEGIN IMMEDIATE")
-      } throws: { error in
-        (error as? SQLiteError)?.code == .busy
+        try waiter.execute(sql: "INSERT INTO t VALUES (2)")
+        try waiter.execute(sql: "COMMIT")
+        #expect(
+          try waiter.prepare(sql: "SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)").front(String.self) == "1,2")
       }
-      // The busy timeout, set first because it also sets the lock timeout, makes it wait for the lock.
-      try waiter.setBusyTimeout(30)
-      try waiter.setLockTimeout(30)
-      let releaser = Thread {
-        usleep(200_000)
-        _ = FileManager.default.createFile(atPath: release, contents: nil)
-      }
-      releaser.start()
-      try waiter.execute(sql: "BEGIN IMMEDIATE")
-      try waiter.execute(sql: "INSERT INTO t VALUES (2)")
-      try waiter.execute(sql: "COMMIT")
-      #expect(
-        try waiter.prepare(sql: "SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)").front(String.self) == "1,2")
     }
   }
 #endif

@@ -26,7 +26,7 @@ import Testing
     try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
     _ = try db.status(.cacheHit, reset: true)
     #expect(try db.status(.cacheHit).current == 0)
-    _ = try hookScalar(db, "SELECT count(*) FROM t", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t")
     #expect(try db.status(.cacheHit).current > 0)
   }
 

@@ -51,59 +51,57 @@ import Testing
   /// statement was alive: `close()` now makes SQLite forget every callback and releases them.
   @Test func closingReleasesClosuresThatCaptureAStatementOfTheirDatabase() throws {
     final class Token {}
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("AmalgamLifetime-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("cycle.sqlite").path
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("cycle.sqlite").path
 
-    weak var releasedToken: Token?
-    weak var releasedStatement: Statement?
-    weak var releasedDatabase: Database?
-    var kept: Statement?
-    do {
-      let db = try Database(path: path)
-      releasedDatabase = db
-      try db.batch(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x TEXT); INSERT INTO t VALUES ('a'), ('b')")
-      let lookup = try db.prepare(sql: "SELECT count(*) FROM t")
-      releasedStatement = lookup
-      kept = try db.prepare(sql: "SELECT x FROM t ORDER BY x")
-      let token = Token()
-      releasedToken = token
-      try db.addFunction("f", arity: 0) { _ in withExtendedLifetime((token, lookup)) { .integer(1) } }
-      try db.addAggregateFunction("longest", arity: 1) { LongestText(keep: (token, lookup)) }
-      try db.addCollation("backwards") { a, b in withExtendedLifetime((token, lookup)) { b.compare(a) } }
-      try db.setUpdateHook { _ in withExtendedLifetime((token, lookup)) {} }
-      try db.setCommitHook { withExtendedLifetime((token, lookup)) { .commit } }
-      try db.setRollbackHook { withExtendedLifetime((token, lookup)) {} }
-      try db.setTraceHandler { _ in withExtendedLifetime((token, lookup)) {} }
-      try db.setWALHook { _, _ in withExtendedLifetime((token, lookup)) {} }
-      #if !OMIT_PROGRESS_CALLBACK
-        try db.setProgressHandler(every: 100) { withExtendedLifetime((token, lookup)) { .continue } }
-      #endif
-      try db.setAuthorizer { _ in withExtendedLifetime((token, lookup)) { .allow } }
-      try db.execute(sql: "INSERT INTO t VALUES ('c')")
-      #expect(
-        try db.prepare(
-          sql: "SELECT f(), longest(x), group_concat(x, '') FROM (SELECT x FROM t ORDER BY x COLLATE backwards)"
-        )
-        .firstRow() == [.integer(1), .text("c"), .text("cba")])
-      try db.close()
+      weak var releasedToken: Token?
+      weak var releasedStatement: Statement?
+      weak var releasedDatabase: Database?
+      var kept: Statement?
+      do {
+        let db = try Database(path: path)
+        releasedDatabase = db
+        try db.batch(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x TEXT); INSERT INTO t VALUES ('a'), ('b')")
+        let lookup = try db.prepare(sql: "SELECT count(*) FROM t")
+        releasedStatement = lookup
+        kept = try db.prepare(sql: "SELECT x FROM t ORDER BY x")
+        let token = Token()
+        releasedToken = token
+        try db.addFunction("f", arity: 0) { _ in withExtendedLifetime((token, lookup)) { .integer(1) } }
+        try db.addAggregateFunction("longest", arity: 1) { LongestText(keep: (token, lookup)) }
+        try db.addCollation("backwards") { a, b in withExtendedLifetime((token, lookup)) { b.compare(a) } }
+        try db.setUpdateHook { _ in withExtendedLifetime((token, lookup)) {} }
+        try db.setCommitHook { withExtendedLifetime((token, lookup)) { .commit } }
+        try db.setRollbackHook { withExtendedLifetime((token, lookup)) {} }
+        try db.setTraceHandler { _ in withExtendedLifetime((token, lookup)) {} }
+        try db.setWALHook { _, _ in withExtendedLifetime((token, lookup)) {} }
+        #if !OMIT_PROGRESS_CALLBACK
+          try db.setProgressHandler(every: 100) { withExtendedLifetime((token, lookup)) { .continue } }
+        #endif
+        try db.setAuthorizer { _ in withExtendedLifetime((token, lookup)) { .allow } }
+        try db.execute(sql: "INSERT INTO t VALUES ('c')")
+        #expect(
+          try db.prepare(
+            sql: "SELECT f(), longest(x), group_concat(x, '') FROM (SELECT x FROM t ORDER BY x COLLATE backwards)"
+          )
+          .firstRow() == [.integer(1), .text("c"), .text("cba")])
+        try db.close()
+      }
+      // A statement kept after close() throws, and does not crash.
+      #expect(throws: DatabaseError.databaseClosed) { try kept?.front(String.self) }
+      #expect(releasedToken == nil, "the closures still hold what they captured")
+      #expect(releasedStatement == nil, "the captured statement is still alive")
+      // SQLite closes the connection when the last statement goes: the last connection of a WAL database
+      // removes its -wal file then. The kept statement keeps its database until it goes.
+      #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+      #expect(releasedDatabase != nil)
+      kept = nil
+      #expect(releasedDatabase == nil)
+      #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "SQLite still holds the connection open")
+      let reopened = try Database(path: path)
+      #expect(try reopened.prepare(sql: "SELECT count(*) FROM t").front(Int.self) == 3)
+      try reopened.close()
     }
-    // A statement kept after close() throws, and does not crash.
-    #expect(throws: DatabaseError.databaseClosed) { try kept?.front(String.self) }
-    #expect(releasedToken == nil, "the closures still hold what they captured")
-    #expect(releasedStatement == nil, "the captured statement is still alive")
-    // SQLite closes the connection when the last statement goes: the last connection of a WAL database
-    // removes its -wal file then. The kept statement keeps its database until it goes.
-    #expect(FileManager.default.fileExists(atPath: path + "-wal"))
-    #expect(releasedDatabase != nil)
-    kept = nil
-    #expect(releasedDatabase == nil)
-    #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "SQLite still holds the connection open")
-    let reopened = try Database(path: path)
-    #expect(try reopened.prepare(sql: "SELECT count(*) FROM t").front(Int.self) == 3)
-    try reopened.close()
   }
 
   /// A statement of a closed database whose last step returned a row (still running) keeps SQLite from

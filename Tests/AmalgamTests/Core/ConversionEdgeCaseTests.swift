@@ -53,7 +53,7 @@ struct NonFiniteConversionTests {
     for literal in Self.nonFinite {
       // Each of these trapped inside Foundation before.
       #expect(
-        conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Decimal.self) }?.type
+        conversionFailure("\(literal)") { _ = try db.fetchOne(Decimal.self, sql: "SELECT \(literal)") }?.type
           == "Decimal")
       let statement = try db.prepare(sql: "SELECT \(literal) AS amount")
       let row = try #require(try statement.step())
@@ -72,7 +72,7 @@ struct NonFiniteConversionTests {
     let db = try Database()
     // 1e308 read as NaN, 1e-300 as something else than 1e-300.
     for literal in ["1e308", "-1e308", "1.7976931348623157e308", "1e200", "1e-300", "5e-324"] {
-      let failure = conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Decimal.self) }
+      let failure = conversionFailure("\(literal)") { _ = try db.fetchOne(Decimal.self, sql: "SELECT \(literal)") }
       #expect(failure?.type == "Decimal")
     }
   }
@@ -101,21 +101,21 @@ struct NonFiniteConversionTests {
       ("123456789.125", "123456789.125"), ("-7.0", "-7"), ("1.5e128", "1.5e128"), ("1e127", "1e127"),
     ]
     for (literal, expected) in cases {
-      let value = try coreScalar(db, "SELECT \(literal)", as: Decimal.self)
+      let value = try db.fetchOne(Decimal.self, sql: "SELECT \(literal)")
       #expect(value == Decimal(string: expected, locale: nil), "\(literal)")
     }
     #expect(
-      try coreScalar(db, "SELECT 1.5e128", as: Decimal.self)?.description == "15" + String(repeating: "0", count: 127))
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 1e128", as: Decimal.self) }?.type == "Decimal")
-    #expect(try coreScalar(db, "SELECT 9223372036854775807", as: Decimal.self)?.description == "9223372036854775807")
-    #expect(try coreScalar(db, "SELECT -9223372036854775808", as: Decimal.self)?.description == "-9223372036854775808")
+      try db.fetchOne(Decimal.self, sql: "SELECT 1.5e128")?.description == "15" + String(repeating: "0", count: 127))
+    #expect(conversionFailure { _ = try db.fetchOne(Decimal.self, sql: "SELECT 1e128") }?.type == "Decimal")
+    #expect(try db.fetchOne(Decimal.self, sql: "SELECT 9223372036854775807")?.description == "9223372036854775807")
+    #expect(try db.fetchOne(Decimal.self, sql: "SELECT -9223372036854775808")?.description == "-9223372036854775808")
   }
 
   @Test func infiniteOrNaNNumbersAreNotDates() throws {
     let db = try Database()
     for literal in Self.nonFinite {
       #expect(
-        conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Date.self) }?.type == "Date")
+        conversionFailure("\(literal)") { _ = try db.fetchOne(Date.self, sql: "SELECT \(literal)") }?.type == "Date")
       for format in [DatabaseDateFormat.unixTime, .julianDay, .iso8601] {
         #expect(throws: DatabaseError.self, "\(literal) \(format)") {
           _ = try Date(databaseValue: .real(literal.hasPrefix("-") ? -.infinity : .infinity), format: format)
@@ -150,28 +150,28 @@ struct NonFiniteConversionTests {
     let db = try Database()
     for literal in Self.nonFinite + ["1e20", "-1e20", "1.5"] {
       #expect(
-        conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Int.self) }?.type == "Int")
-      #expect(conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Int64.self) } != nil)
-      #expect(conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: UInt64.self) } != nil)
-      #expect(conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Int8.self) } != nil)
-      #expect(conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: UInt32.self) } != nil)
-      #expect(conversionFailure("\(literal)") { _ = try coreScalar(db, "SELECT \(literal)", as: Bool.self) } != nil)
+        conversionFailure("\(literal)") { _ = try db.fetchOne(Int.self, sql: "SELECT \(literal)") }?.type == "Int")
+      #expect(conversionFailure("\(literal)") { _ = try db.fetchOne(Int64.self, sql: "SELECT \(literal)") } != nil)
+      #expect(conversionFailure("\(literal)") { _ = try db.fetchOne(UInt64.self, sql: "SELECT \(literal)") } != nil)
+      #expect(conversionFailure("\(literal)") { _ = try db.fetchOne(Int8.self, sql: "SELECT \(literal)") } != nil)
+      #expect(conversionFailure("\(literal)") { _ = try db.fetchOne(UInt32.self, sql: "SELECT \(literal)") } != nil)
+      #expect(conversionFailure("\(literal)") { _ = try db.fetchOne(Bool.self, sql: "SELECT \(literal)") } != nil)
     }
     #expect(throws: DatabaseError.self) { _ = try Int(databaseValue: .real(.nan)) }
     #expect(throws: DatabaseError.self) { _ = try UInt8(databaseValue: .real(-.infinity)) }
     // 2^63 is a whole REAL just outside Int64.
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 9223372036854775808.0", as: Int64.self) } != nil)
-    #expect(try coreScalar(db, "SELECT 9223372036854775808.0", as: UInt64.self) == 9_223_372_036_854_775_808)
+    #expect(conversionFailure { _ = try db.fetchOne(Int64.self, sql: "SELECT 9223372036854775808.0") } != nil)
+    #expect(try db.fetchOne(UInt64.self, sql: "SELECT 9223372036854775808.0") == 9_223_372_036_854_775_808)
   }
 
   @Test func floatsAndDoublesKeepInfinitiesAndRejectFiniteOverflow() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT 9e999", as: Double.self) == .infinity)
-    #expect(try coreScalar(db, "SELECT -9e999", as: Float.self) == -.infinity)
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT -1e300", as: Float.self) }?.type == "Float")
+    #expect(try db.fetchOne(Double.self, sql: "SELECT 9e999") == .infinity)
+    #expect(try db.fetchOne(Float.self, sql: "SELECT -9e999") == -.infinity)
+    #expect(conversionFailure { _ = try db.fetchOne(Float.self, sql: "SELECT -1e300") }?.type == "Float")
     // SQLite stores NaN as NULL, for Float as for Double.
-    #expect(try coreScalar(db, "SELECT ?1 IS NULL", [Float.nan], as: Bool.self) == true)
-    #expect(try coreScalar(db, "SELECT ?", [Float.infinity], as: Double.self) == .infinity)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT ?1 IS NULL", arguments: [Float.nan]) == true)
+    #expect(try db.fetchOne(Double.self, sql: "SELECT ?", arguments: [Float.infinity]) == .infinity)
   }
 }
 
@@ -184,7 +184,7 @@ struct ExactConversionTests {
       "+-1", "1e5.5", "١٢", "5\u{0}",
     ] {
       let failure = conversionFailure("\(text.debugDescription)") {
-        _ = try coreScalar(db, "SELECT ?", [text], as: Decimal.self)
+        _ = try db.fetchOne(Decimal.self, sql: "SELECT ?", arguments: [text])
       }
       #expect(failure?.type == "Decimal")
     }
@@ -195,7 +195,7 @@ struct ExactConversionTests {
       ("1e127", "1e127"), ("25e127", "2.5e128"), ("1e-128", "1e-128"),
     ]
     for (text, expected) in cases {
-      let value = try coreScalar(db, "SELECT ?", [text], as: Decimal.self)
+      let value = try db.fetchOne(Decimal.self, sql: "SELECT ?", arguments: [text])
       #expect(value == Decimal(string: expected, locale: nil), "\(text): \(String(describing: value))")
     }
   }
@@ -209,12 +209,12 @@ struct ExactConversionTests {
       "1e128", "1e166", "1e-129", "1e1000000000", "-1e300",
     ] {
       #expect(
-        conversionFailure("\(text)") { _ = try coreScalar(db, "SELECT ?", [text], as: Decimal.self) }?.type == "Decimal"
+        conversionFailure("\(text)") { _ = try db.fetchOne(Decimal.self, sql: "SELECT ?", arguments: [text]) }?.type == "Decimal"
       )
     }
     // Trailing zeros are not significant digits.
     #expect(
-      try coreScalar(db, "SELECT ?", ["1.5" + String(repeating: "0", count: 60)], as: Decimal.self)
+      try db.fetchOne(Decimal.self, sql: "SELECT ?", arguments: ["1.5" + String(repeating: "0", count: 60)])
         == Decimal(string: "1.5", locale: nil))
   }
 
@@ -231,7 +231,7 @@ struct ExactConversionTests {
       "1http://a", "-x:y", "https://例え.jp", "://example.com",
     ] {
       let failure = conversionFailure("\(text.debugDescription)") {
-        _ = try coreScalar(db, "SELECT ?", [text], as: URL.self)
+        _ = try db.fetchOne(URL.self, sql: "SELECT ?", arguments: [text])
       }
       #expect(failure?.type == "URL")
     }
@@ -239,7 +239,7 @@ struct ExactConversionTests {
       "https://example.com/a%20b?q=1#f", "mailto:ada@example.com", "urn:isbn:0451450523", "x-app+v1.2:thing",
       "file:///tmp/some%20dir/file.sqlite", "HTTPS://EXAMPLE.COM", "http:",
     ] {
-      let url = try #require(try coreScalar(db, "SELECT ?", [text], as: URL.self), "\(text)")
+      let url = try #require(try db.fetchOne(URL.self, sql: "SELECT ?", arguments: [text]), "\(text)")
       #expect(url.absoluteString == text)
     }
   }

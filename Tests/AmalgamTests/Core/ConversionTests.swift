@@ -5,7 +5,7 @@ import Testing
 /// Binds `value` to `SELECT ?1, typeof(?1)` and returns what SQLite stored and its storage class.
 private func stored(_ value: (any ParameterBindable)?, in db: Database) throws -> (DatabaseValue, String) {
   let row = try #require(try db.prepare(sql: "SELECT ?1, typeof(?1)").bind(parameterValues: [value]).firstRow())
-  guard case .text(let type) = row[1] else { throw CoreTestError(id: -1) }
+  guard case .text(let type) = row[1] else { throw TestError(id: -1) }
   return (row[0], type)
 }
 
@@ -57,11 +57,11 @@ struct IntegerConversionTests {
 
   @Test func int64ExtremesAreStoredExactly() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT ? = 9223372036854775807", [Int64.max], as: Bool.self) == true)
-    #expect(try coreScalar(db, "SELECT ? = -9223372036854775808", [Int64.min], as: Bool.self) == true)
-    #expect(try coreScalar(db, "SELECT 9223372036854775807", as: Int64.self) == Int64.max)
-    #expect(try coreScalar(db, "SELECT -9223372036854775808", as: Int64.self) == Int64.min)
-    #expect(try coreScalar(db, "SELECT ? - 1", [Int64.max], as: Int64.self) == Int64.max - 1)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT ? = 9223372036854775807", arguments: [Int64.max]) == true)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT ? = -9223372036854775808", arguments: [Int64.min]) == true)
+    #expect(try db.fetchOne(Int64.self, sql: "SELECT 9223372036854775807") == Int64.max)
+    #expect(try db.fetchOne(Int64.self, sql: "SELECT -9223372036854775808") == Int64.min)
+    #expect(try db.fetchOne(Int64.self, sql: "SELECT ? - 1", arguments: [Int64.max]) == Int64.max - 1)
   }
 
   @Test func readingAValueOutsideTheTargetRangeThrowsConversionFailed() throws {
@@ -73,13 +73,13 @@ struct IntegerConversionTests {
     #expect(failure?.found == "INTEGER 300")
     #expect(failure?.reason.contains("300") == true)
 
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 128", as: Int8.self) }?.found == "INTEGER 128")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT -129", as: Int8.self) }?.found == "INTEGER -129")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT -1", as: UInt32.self) }?.type == "UInt32")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT -1", as: UInt64.self) }?.type == "UInt64")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 65536", as: UInt16.self) }?.type == "UInt16")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 2147483648", as: Int32.self) }?.type == "Int32")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 300", as: UInt8?.self) }?.type == "UInt8")
+    #expect(conversionFailure { _ = try db.fetchOne(Int8.self, sql: "SELECT 128") }?.found == "INTEGER 128")
+    #expect(conversionFailure { _ = try db.fetchOne(Int8.self, sql: "SELECT -129") }?.found == "INTEGER -129")
+    #expect(conversionFailure { _ = try db.fetchOne(UInt32.self, sql: "SELECT -1") }?.type == "UInt32")
+    #expect(conversionFailure { _ = try db.fetchOne(UInt64.self, sql: "SELECT -1") }?.type == "UInt64")
+    #expect(conversionFailure { _ = try db.fetchOne(UInt16.self, sql: "SELECT 65536") }?.type == "UInt16")
+    #expect(conversionFailure { _ = try db.fetchOne(Int32.self, sql: "SELECT 2147483648") }?.type == "Int32")
+    #expect(conversionFailure { _ = try db.fetchOne(UInt8?.self, sql: "SELECT 300") }?.type == "UInt8")
     // Without a row there is no column to name.
     let direct = conversionFailure { _ = try UInt8(databaseValue: .integer(300)) }
     #expect(direct?.column == nil)
@@ -109,23 +109,23 @@ struct IntegerConversionTests {
 
   @Test func wholeRealReadsAsIntegerButFractionalRealThrows() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT 3.0", as: Int.self) == 3)
-    #expect(try coreScalar(db, "SELECT -2.0", as: Int8.self) == -2)
-    #expect(try coreScalar(db, "SELECT 1e19", as: UInt64.self) == 10_000_000_000_000_000_000)
-    let fractional = conversionFailure { _ = try coreScalar(db, "SELECT 3.5", as: Int.self) }
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 3.0") == 3)
+    #expect(try db.fetchOne(Int8.self, sql: "SELECT -2.0") == -2)
+    #expect(try db.fetchOne(UInt64.self, sql: "SELECT 1e19") == 10_000_000_000_000_000_000)
+    let fractional = conversionFailure { _ = try db.fetchOne(Int.self, sql: "SELECT 3.5") }
     #expect(fractional?.type == "Int")
     #expect(fractional?.found == "REAL 3.5")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT -2.0", as: UInt8.self) }?.found == "REAL -2.0")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 1e19", as: Int64.self) }?.type == "Int64")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 9e999", as: Int.self) }?.type == "Int")
+    #expect(conversionFailure { _ = try db.fetchOne(UInt8.self, sql: "SELECT -2.0") }?.found == "REAL -2.0")
+    #expect(conversionFailure { _ = try db.fetchOne(Int64.self, sql: "SELECT 1e19") }?.type == "Int64")
+    #expect(conversionFailure { _ = try db.fetchOne(Int.self, sql: "SELECT 9e999") }?.type == "Int")
   }
 
   @Test func textAndBlobDoNotReadAsIntegers() throws {
     let db = try Database()
-    let text = conversionFailure { _ = try coreScalar(db, "SELECT '12'", as: Int.self) }
+    let text = conversionFailure { _ = try db.fetchOne(Int.self, sql: "SELECT '12'") }
     #expect(text?.type == "Int")
     #expect(text?.found == "TEXT \"12\"")
-    let blob = conversionFailure { _ = try coreScalar(db, "SELECT x'0C'", as: Int.self) }
+    let blob = conversionFailure { _ = try db.fetchOne(Int.self, sql: "SELECT x'0C'") }
     #expect(blob?.found == "BLOB of 1 bytes")
   }
 }
@@ -138,12 +138,12 @@ struct NumberConversionTests {
     #expect(try stored(false, in: db) == (.integer(0), "integer"))
     #expect(try roundTrip(true, in: db) == true)
     #expect(try roundTrip(false, in: db) == false)
-    #expect(try coreScalar(db, "SELECT 0", as: Bool.self) == false)
-    #expect(try coreScalar(db, "SELECT -7", as: Bool.self) == true)
-    #expect(try coreScalar(db, "SELECT TRUE", as: Bool.self) == true)
-    #expect(try coreScalar(db, "SELECT 1 > 2", as: Bool.self) == false)
-    #expect(try coreScalar(db, "SELECT NULL", as: Bool?.self) == nil)
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 'true'", as: Bool.self) }?.type == "Bool")
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT 0") == false)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT -7") == true)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT TRUE") == true)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT 1 > 2") == false)
+    #expect(try db.fetchOne(Bool?.self, sql: "SELECT NULL") == nil)
+    #expect(conversionFailure { _ = try db.fetchOne(Bool.self, sql: "SELECT 'true'") }?.type == "Bool")
   }
 
   @Test func doublesRoundTripExactly() throws {
@@ -166,10 +166,10 @@ struct NumberConversionTests {
 
   @Test func integersReadAsDoubleAndTextDoesNot() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT 42", as: Double.self) == 42.0)
-    #expect(try coreScalar(db, "SELECT 9223372036854775807", as: Double.self) == 9.223372036854775807e18)
+    #expect(try db.fetchOne(Double.self, sql: "SELECT 42") == 42.0)
+    #expect(try db.fetchOne(Double.self, sql: "SELECT 9223372036854775807") == 9.223372036854775807e18)
     #expect(try Double(databaseValue: .integer(-3)) == -3.0)
-    let failure = conversionFailure { _ = try coreScalar(db, "SELECT '1.5'", as: Double.self) }
+    let failure = conversionFailure { _ = try db.fetchOne(Double.self, sql: "SELECT '1.5'") }
     #expect(failure?.type == "Double")
     #expect(failure?.found == "TEXT \"1.5\"")
   }
@@ -180,13 +180,13 @@ struct NumberConversionTests {
       #expect(try stored(value, in: db) == (.real(Double(value)), "real"))
       #expect(try roundTrip(value, in: db) == value)
     }
-    #expect(try coreScalar(db, "SELECT 7", as: Float.self) == 7)
-    let failure = conversionFailure { _ = try coreScalar(db, "SELECT 1e300 AS big", as: Float.self) }
+    #expect(try db.fetchOne(Float.self, sql: "SELECT 7") == 7)
+    let failure = conversionFailure { _ = try db.fetchOne(Float.self, sql: "SELECT 1e300 AS big") }
     #expect(failure?.type == "Float")
     #expect(failure?.column?.contains("big") == true)
     #expect(failure?.found == "REAL 1e+300")
     // An infinite REAL is in range.
-    #expect(try coreScalar(db, "SELECT 9e999", as: Float.self) == .infinity)
+    #expect(try db.fetchOne(Float.self, sql: "SELECT 9e999") == .infinity)
   }
 }
 
@@ -200,13 +200,13 @@ struct TextAndBlobConversionTests {
     #expect(back == value)
     #expect(back.utf8.count == 3)
     #expect(Array(back.utf8) == [0x61, 0x00, 0x62])
-    #expect(try coreScalar(db, "SELECT octet_length(?)", [value], as: Int.self) == 3)
-    #expect(try coreScalar(db, "SELECT hex(?)", [value], as: String.self) == "610062")
+    #expect(try db.fetchOne(Int.self, sql: "SELECT octet_length(?)", arguments: [value]) == 3)
+    #expect(try db.fetchOne(String.self, sql: "SELECT hex(?)", arguments: [value]) == "610062")
     // Stored in a table and read back.
     try db.execute(sql: "CREATE TABLE t(v TEXT)")
     try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [value])
-    #expect(try coreScalar(db, "SELECT v FROM t", as: String.self) == value)
-    #expect(try coreScalar(db, "SELECT v FROM t", as: DatabaseValue.self) == .text(value))
+    #expect(try db.fetchOne(String.self, sql: "SELECT v FROM t") == value)
+    #expect(try db.fetchOne(DatabaseValue.self, sql: "SELECT v FROM t") == .text(value))
   }
 
   @Test func nonASCIIAndEmojiRoundTripByteForByte() throws {
@@ -217,22 +217,22 @@ struct TextAndBlobConversionTests {
     #expect(Array(back.utf8) == Array(value.utf8))
     #expect(back.utf8.count == value.utf8.count)
     #expect(back.unicodeScalars.count == value.unicodeScalars.count)
-    #expect(try coreScalar(db, "SELECT octet_length(?)", [value], as: Int.self) == value.utf8.count)
-    #expect(try coreScalar(db, "SELECT length(?)", [value], as: Int.self) == value.unicodeScalars.count)
-    #expect(try coreScalar(db, "SELECT 'é' || '🙂'", as: String.self) == "é🙂")
+    #expect(try db.fetchOne(Int.self, sql: "SELECT octet_length(?)", arguments: [value]) == value.utf8.count)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT length(?)", arguments: [value]) == value.unicodeScalars.count)
+    #expect(try db.fetchOne(String.self, sql: "SELECT 'é' || '🙂'") == "é🙂")
   }
 
   @Test func emptyStringIsStoredAsEmptyTextNotNull() throws {
     let db = try Database()
     #expect(try stored("", in: db) == (.text(""), "text"))
-    #expect(try coreScalar(db, "SELECT ? IS NULL", [""], as: Bool.self) == false)
-    #expect(try coreScalar(db, "SELECT length(?)", [""], as: Int.self) == 0)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT ? IS NULL", arguments: [""]) == false)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT length(?)", arguments: [""]) == 0)
     #expect(try roundTrip("", in: db) == "")
     try db.execute(sql: "CREATE TABLE t(v)")
     try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [""])
-    #expect(try coreScalar(db, "SELECT typeof(v) FROM t", as: String.self) == "text")
-    #expect(try coreScalar(db, "SELECT count(*) FROM t WHERE v = ''", as: Int.self) == 1)
-    #expect(try coreScalar(db, "SELECT v FROM t", as: String?.self) == "")
+    #expect(try db.fetchOne(String.self, sql: "SELECT typeof(v) FROM t") == "text")
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t WHERE v = ''") == 1)
+    #expect(try db.fetchOne(String?.self, sql: "SELECT v FROM t") == "")
   }
 
   @Test func emptyDataIsStoredAsAnEmptyBlobNotNull() throws {
@@ -240,14 +240,14 @@ struct TextAndBlobConversionTests {
     #expect(try stored(Data(), in: db) == (.blob(Data()), "blob"))
     #expect(try stored([UInt8](), in: db) == (.blob(Data()), "blob"))
     #expect(try stored(DatabaseValue.blob(Data()), in: db) == (.blob(Data()), "blob"))
-    #expect(try coreScalar(db, "SELECT ? IS NULL", [Data()], as: Bool.self) == false)
+    #expect(try db.fetchOne(Bool.self, sql: "SELECT ? IS NULL", arguments: [Data()]) == false)
     try db.execute(sql: "CREATE TABLE t(v)")
     try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [Data()])
-    #expect(try coreScalar(db, "SELECT typeof(v) FROM t", as: String.self) == "blob")
-    #expect(try coreScalar(db, "SELECT length(v) FROM t", as: Int.self) == 0)
-    #expect(try coreScalar(db, "SELECT v FROM t", as: Data?.self) == Data())
-    #expect(try coreScalar(db, "SELECT v FROM t", as: [UInt8]?.self) == [])
-    #expect(try coreScalar(db, "SELECT x''", as: Data.self) == Data())
+    #expect(try db.fetchOne(String.self, sql: "SELECT typeof(v) FROM t") == "blob")
+    #expect(try db.fetchOne(Int.self, sql: "SELECT length(v) FROM t") == 0)
+    #expect(try db.fetchOne(Data?.self, sql: "SELECT v FROM t") == Data())
+    #expect(try db.fetchOne([UInt8]?.self, sql: "SELECT v FROM t") == [])
+    #expect(try db.fetchOne(Data.self, sql: "SELECT x''") == Data())
   }
 
   @Test func invalidUTF8TextThrowsAsStringButReadsAsBytes() throws {
@@ -274,18 +274,18 @@ struct TextAndBlobConversionTests {
     let data = Data((0...255).map { UInt8($0) })
     #expect(try stored(data, in: db) == (.blob(data), "blob"))
     #expect(try roundTrip(data, in: db) == data)
-    #expect(try coreScalar(db, "SELECT hex(?)", [Data([0xDE, 0xAD, 0xBE, 0xEF])], as: String.self) == "DEADBEEF")
+    #expect(try db.fetchOne(String.self, sql: "SELECT hex(?)", arguments: [Data([0xDE, 0xAD, 0xBE, 0xEF])]) == "DEADBEEF")
   }
 
   @Test func textReadsAsItsUTF8BytesButBlobDoesNotReadAsString() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT 'héllo'", as: Data.self) == Data("héllo".utf8))
-    #expect(try coreScalar(db, "SELECT 'héllo'", as: [UInt8].self) == Array("héllo".utf8))
-    let failure = conversionFailure { _ = try coreScalar(db, "SELECT x'6869'", as: String.self) }
+    #expect(try db.fetchOne(Data.self, sql: "SELECT 'héllo'") == Data("héllo".utf8))
+    #expect(try db.fetchOne([UInt8].self, sql: "SELECT 'héllo'") == Array("héllo".utf8))
+    let failure = conversionFailure { _ = try db.fetchOne(String.self, sql: "SELECT x'6869'") }
     #expect(failure?.type == "String")
     #expect(failure?.found == "BLOB of 2 bytes")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 5", as: String.self) }?.found == "INTEGER 5")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 5", as: Data.self) }?.type == "Data")
+    #expect(conversionFailure { _ = try db.fetchOne(String.self, sql: "SELECT 5") }?.found == "INTEGER 5")
+    #expect(conversionFailure { _ = try db.fetchOne(Data.self, sql: "SELECT 5") }?.type == "Data")
   }
 }
 
@@ -296,17 +296,17 @@ struct FoundationConversionTests {
     let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
     #expect(try stored(uuid, in: db) == (.text("e621e1f8-c36c-495a-93fc-0c247a3e6e5f"), "text"))
     #expect(try roundTrip(uuid, in: db) == uuid)
-    #expect(try coreScalar(db, "SELECT 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'", as: UUID.self) == uuid)
+    #expect(try db.fetchOne(UUID.self, sql: "SELECT 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'") == uuid)
   }
 
   @Test func uuidReadsFromASixteenByteBlob() throws {
     let db = try Database()
     let expected = try #require(UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF"))
-    #expect(try coreScalar(db, "SELECT x'00112233445566778899AABBCCDDEEFF'", as: UUID.self) == expected)
-    let short = conversionFailure { _ = try coreScalar(db, "SELECT x'00112233445566778899AABBCCDDEE'", as: UUID.self) }
+    #expect(try db.fetchOne(UUID.self, sql: "SELECT x'00112233445566778899AABBCCDDEEFF'") == expected)
+    let short = conversionFailure { _ = try db.fetchOne(UUID.self, sql: "SELECT x'00112233445566778899AABBCCDDEE'") }
     #expect(short?.type == "UUID")
     #expect(short?.found == "BLOB of 15 bytes")
-    let text = conversionFailure { _ = try coreScalar(db, "SELECT 'not-a-uuid'", as: UUID.self) }
+    let text = conversionFailure { _ = try db.fetchOne(UUID.self, sql: "SELECT 'not-a-uuid'") }
     #expect(text?.found == "TEXT \"not-a-uuid\"")
   }
 
@@ -314,10 +314,10 @@ struct FoundationConversionTests {
     @Test func uuidWorksWithTheUUIDExtensionFunctions() throws {
       let db = try Database()
       let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-      #expect(try coreScalar(db, "SELECT uuid_blob(?)", [uuid], as: Data.self)
+      #expect(try db.fetchOne(Data.self, sql: "SELECT uuid_blob(?)", arguments: [uuid])
         == Data([0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F]))
-      #expect(try coreScalar(db, "SELECT uuid_blob(?)", [uuid], as: UUID.self) == uuid)
-      #expect(try coreScalar(db, "SELECT uuid_str(uuid_blob(?))", [uuid], as: String.self)
+      #expect(try db.fetchOne(UUID.self, sql: "SELECT uuid_blob(?)", arguments: [uuid]) == uuid)
+      #expect(try db.fetchOne(String.self, sql: "SELECT uuid_str(uuid_blob(?))", arguments: [uuid])
         == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
     }
   #endif
@@ -331,7 +331,7 @@ struct FoundationConversionTests {
     #expect(try stored(file, in: db) == (.text("file:///tmp/some%20dir/file.sqlite"), "text"))
     #expect(try roundTrip(file, in: db) == file)
     #expect(try roundTrip(file, in: db)?.path == "/tmp/some dir/file.sqlite")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT 1", as: URL.self) }?.type == "URL")
+    #expect(conversionFailure { _ = try db.fetchOne(URL.self, sql: "SELECT 1") }?.type == "URL")
   }
 
   @Test func decimalIsStoredAsTextAndKeepsEveryDigit() throws {
@@ -349,18 +349,18 @@ struct FoundationConversionTests {
     let back = try #require(try roundTrip(decimal, in: db))
     #expect(back == decimal)
     #expect(back != Decimal(12.345678901234567890 as Double))
-    #expect(try coreScalar(db, "SELECT '-0.000000000000000000001'", as: Decimal.self)
+    #expect(try db.fetchOne(Decimal.self, sql: "SELECT '-0.000000000000000000001'")
       == Decimal(string: "-0.000000000000000000001", locale: nil))
   }
 
   @Test func decimalReadsIntegerRealAndRejectsOtherText() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT 42", as: Decimal.self) == Decimal(42))
-    #expect(try coreScalar(db, "SELECT 2.5", as: Decimal.self) == Decimal(string: "2.5", locale: nil))
-    let failure = conversionFailure { _ = try coreScalar(db, "SELECT 'abc'", as: Decimal.self) }
+    #expect(try db.fetchOne(Decimal.self, sql: "SELECT 42") == Decimal(42))
+    #expect(try db.fetchOne(Decimal.self, sql: "SELECT 2.5") == Decimal(string: "2.5", locale: nil))
+    let failure = conversionFailure { _ = try db.fetchOne(Decimal.self, sql: "SELECT 'abc'") }
     #expect(failure?.type == "Decimal")
     #expect(failure?.found == "TEXT \"abc\"")
-    #expect(conversionFailure { _ = try coreScalar(db, "SELECT x'01'", as: Decimal.self) }?.type == "Decimal")
+    #expect(conversionFailure { _ = try db.fetchOne(Decimal.self, sql: "SELECT x'01'") }?.type == "Decimal")
   }
 
   #if ENABLE_EXTENSIONS
@@ -368,8 +368,8 @@ struct FoundationConversionTests {
       let db = try Database()
       let a = try #require(Decimal(string: "0.1", locale: nil))
       let b = try #require(Decimal(string: "0.2", locale: nil))
-      #expect(try coreScalar(db, "SELECT decimal_add(?, ?)", [a, b], as: Decimal.self) == Decimal(string: "0.3", locale: nil))
-      #expect(try coreScalar(db, "SELECT decimal_add(?, ?)", [a, b], as: String.self) == "0.3")
+      #expect(try db.fetchOne(Decimal.self, sql: "SELECT decimal_add(?, ?)", arguments: [a, b]) == Decimal(string: "0.3", locale: nil))
+      #expect(try db.fetchOne(String.self, sql: "SELECT decimal_add(?, ?)", arguments: [a, b]) == "0.3")
     }
   #endif
 }

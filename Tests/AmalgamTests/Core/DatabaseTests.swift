@@ -10,18 +10,18 @@ struct DatabaseOpeningTests {
     #expect(db.isOpen)
     #expect(db.filename() == nil)
     #expect(!db.isReadOnly)
-    #expect(try coreScalar(db, "SELECT count(*) FROM sqlite_schema", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema") == 0)
     try db.execute(sql: "CREATE TABLE t(x)")
     try db.execute(sql: "INSERT INTO t VALUES (41), (1)")
-    #expect(try coreScalar(db, "SELECT sum(x) FROM t", as: Int.self) == 42)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT sum(x) FROM t") == 42)
   }
 
   @Test func twoInMemoryDatabasesDoNotShareTables() throws {
     let first = try Database()
     let second = try Database()
     try first.execute(sql: "CREATE TABLE only_in_first(x)")
-    #expect(try coreScalar(first, "SELECT count(*) FROM sqlite_schema", as: Int.self) == 1)
-    #expect(try coreScalar(second, "SELECT count(*) FROM sqlite_schema", as: Int.self) == 0)
+    #expect(try first.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema") == 1)
+    #expect(try second.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema") == 0)
   }
 
   @Test func temporaryDatabaseHasEmptyPathNoFilenameAndHoldsData() throws {
@@ -30,12 +30,12 @@ struct DatabaseOpeningTests {
     #expect(db.filename() == nil)
     try db.execute(sql: "CREATE TABLE t(x)")
     try db.execute(sql: "INSERT INTO t SELECT value FROM (WITH RECURSIVE c(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM c WHERE value < 1000) SELECT value FROM c)")
-    #expect(try coreScalar(db, "SELECT count(*) FROM t", as: Int.self) == 1000)
-    #expect(try coreScalar(db, "SELECT sum(x) FROM t", as: Int.self) == 500_500)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1000)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT sum(x) FROM t") == 500_500)
   }
 
   @Test func openingByPathCreatesTheFileAndReportsItsFilename() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("created.sqlite").path
       #expect(!FileManager.default.fileExists(atPath: path))
       let db = try Database(path: path)
@@ -52,7 +52,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func openingByFileURLUsesItsPath() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let url = directory.appendingPathComponent("by-url.sqlite")
       let db = try Database(url: url)
       #expect(db.path == url.path)
@@ -60,7 +60,7 @@ struct DatabaseOpeningTests {
       try db.execute(sql: "INSERT INTO t VALUES ('via url')")
       try db.close()
       let reopened = try Database(path: url.path)
-      #expect(try coreScalar(reopened, "SELECT x FROM t", as: String.self) == "via url")
+      #expect(try reopened.fetchOne(String.self, sql: "SELECT x FROM t") == "via url")
     }
   }
 
@@ -72,7 +72,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func committedDataIsReadableByANewConnectionAfterClose() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("durable.sqlite").path
       do {
         let writer = try Database(path: path)
@@ -90,7 +90,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func dataIsKeptWhenTheDatabaseIsReleasedWithoutClose() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("released.sqlite").path
       do {
         let writer = try Database(path: path)
@@ -98,12 +98,12 @@ struct DatabaseOpeningTests {
         try writer.execute(sql: "INSERT INTO t VALUES (7)")
       }
       let reader = try Database(path: path)
-      #expect(try coreScalar(reader, "SELECT x FROM t", as: Int.self) == 7)
+      #expect(try reader.fetchOne(Int.self, sql: "SELECT x FROM t") == 7)
     }
   }
 
   @Test func readOnlyConnectionReadsButWritingThrowsReadOnly() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("ro.sqlite").path
       let writer = try Database(path: path)
       try writer.execute(sql: "CREATE TABLE t(x)")
@@ -114,19 +114,19 @@ struct DatabaseOpeningTests {
       let reader = try Database(path: path, options: .readOnly)
       #expect(reader.isReadOnly)
       #expect(reader.isReadOnly(schema: "main"))
-      #expect(try coreScalar(reader, "SELECT x FROM t", as: Int.self) == 1)
+      #expect(try reader.fetchOne(Int.self, sql: "SELECT x FROM t") == 1)
       let error = #expect(throws: SQLiteError.self) {
         try reader.execute(sql: "INSERT INTO t VALUES (2)")
       }
       #expect(error?.code == .readOnly)
       #expect(error?.message == "attempt to write a readonly database")
       #expect(error?.sql == "INSERT INTO t VALUES (2)")
-      #expect(try coreScalar(reader, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try reader.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
     }
   }
 
   @Test func readOnlyOptionOnAMissingFileThrowsCannotOpenAndCreatesNothing() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("missing.sqlite").path
       let error = #expect(throws: SQLiteError.self) {
         _ = try Database(path: path, options: Database.OpenOptions(readOnly: true))
@@ -137,7 +137,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func createFalseOnAMissingFileThrowsCannotOpenAndCreatesNothing() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("missing.sqlite").path
       let error = #expect(throws: SQLiteError.self) {
         _ = try Database(path: path, options: Database.OpenOptions(create: false))
@@ -150,7 +150,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func openingAFileInAMissingDirectoryThrowsCannotOpen() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("no/such/dir/db.sqlite").path
       let error = #expect(throws: SQLiteError.self) { _ = try Database(path: path) }
       #expect(error?.code == .cannotOpen)
@@ -170,18 +170,18 @@ struct DatabaseOpeningTests {
   }
 
   @Test func createFalseOpensAnExistingFileReadWrite() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("existing.sqlite").path
       try Database(path: path).execute(sql: "CREATE TABLE t(x)")
       let db = try Database(path: path, options: Database.OpenOptions(create: false))
       #expect(!db.isReadOnly)
       try db.execute(sql: "INSERT INTO t VALUES (1)")
-      #expect(try coreScalar(db, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
     }
   }
 
   @Test func noFollowRefusesASymbolicLinkWithCantOpenSymlink() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let target = directory.appendingPathComponent("target.sqlite").path
       let link = directory.appendingPathComponent("link.sqlite").path
       try Database(path: target).execute(sql: "CREATE TABLE t(x)")
@@ -189,7 +189,7 @@ struct DatabaseOpeningTests {
 
       // Without noFollow the link is followed.
       let followed = try Database(path: link)
-      #expect(try coreScalar(followed, "SELECT count(*) FROM sqlite_schema", as: Int.self) == 1)
+      #expect(try followed.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema") == 1)
       try followed.close()
 
       let error = #expect(throws: SQLiteError.self) {
@@ -203,7 +203,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func uriOptionOpensAFileURIWithItsQueryParameters() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("uri.sqlite").path
       try Database(path: path).execute(sql: "CREATE TABLE t(x)")
       let db = try Database(path: "file:\(path)?mode=ro", options: Database.OpenOptions(uri: true))
@@ -214,12 +214,12 @@ struct DatabaseOpeningTests {
   }
 
   @Test func openingAFileThatIsNotADatabaseFailsWithNotADatabaseOnFirstUse() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("garbage.sqlite").path
       try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
       let db = try Database(path: path)
       let error = #expect(throws: SQLiteError.self) {
-        _ = try coreScalar(db, "SELECT count(*) FROM sqlite_schema", as: Int.self)
+        _ = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
       }
       #expect(error?.code == .notADatabase)
       #expect(error?.message == "file is not a database")
@@ -286,7 +286,7 @@ struct DatabaseOpeningTests {
   }
 
   @Test func closeRollsBackAnOpenTransaction() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("rollback-on-close.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")
@@ -352,15 +352,15 @@ struct DatabaseExecutionTests {
     #expect(throws: DatabaseError.multipleStatements(sql: sql)) { try db.execute(sql: sql, parameters: [:]) }
     #expect(throws: DatabaseError.multipleStatements(sql: sql)) { _ = try db.cachedStatement(sql: sql) }
     // Nothing ran.
-    #expect(try coreScalar(db, "SELECT count(*) FROM t", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 0)
   }
 
   @Test func trailingSemicolonsWhitespaceAndCommentsAfterOneStatementAreAccepted() throws {
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT 1;", as: Int.self) == 1)
-    #expect(try coreScalar(db, "SELECT 2;  -- trailing comment\n", as: Int.self) == 2)
-    #expect(try coreScalar(db, "SELECT 3 /* c */ ; /* another */ ", as: Int.self) == 3)
-    #expect(try coreScalar(db, "SELECT 4;;", as: Int.self) == 4)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 1;") == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 2;  -- trailing comment\n") == 2)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 3 /* c */ ; /* another */ ") == 3)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 4;;") == 4)
   }
 
   @Test func aSecondStatementThatDoesNotCompileIsStillReportedAsASecondStatement() throws {
@@ -459,7 +459,7 @@ struct DatabaseStateTests {
     #expect(db.changes == 3)
     #expect(db.totalChanges == 8)
     // A SELECT leaves changes as they were.
-    _ = try coreScalar(db, "SELECT count(*) FROM t", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t")
     #expect(db.changes == 3)
     try db.execute(sql: "DELETE FROM t")
     #expect(db.changes == 5)
@@ -494,11 +494,11 @@ struct DatabaseStateTests {
     #expect(elapsed >= .milliseconds(150))
     #expect(elapsed < .seconds(20))
     // The interrupt is over: the connection runs statements again.
-    #expect(try coreScalar(db, "SELECT 42", as: Int.self) == 42)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 42") == 42)
   }
 
   @Test func busyTimeoutWaitsThenThrowsBusyWhileAnotherConnectionHoldsTheWriteLock() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("busy.sqlite").path
       let holder = try Database(path: path)
       try holder.execute(sql: "CREATE TABLE t(x)")
@@ -528,26 +528,26 @@ struct DatabaseStateTests {
   @Test func aNegativeOrNaNBusyTimeoutThrowsAndLeavesTheTimeoutAsItWas() throws {
     let db = try Database()
     try db.setBusyTimeout(2.5)
-    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 2500)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA busy_timeout") == 2500)
     // SQLite would read them as zero: the connection would stop waiting for locks, silently.
     for seconds in [-1, -0.001, -Double.infinity, .nan] {
       let error = #expect(throws: SQLiteError.self, "\(seconds)") { try db.setBusyTimeout(seconds) }
       #expect(error?.code == .misuse)
       #expect(error?.message == "A busy timeout is zero or more seconds, not \(seconds)")
-      #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 2500)
+      #expect(try db.fetchOne(Int.self, sql: "PRAGMA busy_timeout") == 2500)
     }
     try db.setBusyTimeout(0)
-    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA busy_timeout") == 0)
     try db.setBusyTimeout(0.0001)
-    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA busy_timeout") == 1)
     try db.setBusyTimeout(.infinity)
-    #expect(try coreScalar(db, "PRAGMA busy_timeout", as: Int.self) == Int(Int32.max))
+    #expect(try db.fetchOne(Int.self, sql: "PRAGMA busy_timeout") == Int(Int32.max))
     // A queue's configuration feeds the same call: a bad timeout fails the opening of its connection.
     for seconds in [-1, Double.nan] {
       var configuration = Configuration()
       configuration.busyTimeout = seconds
       #expect(throws: SQLiteError.self, "\(seconds)") { _ = try DatabaseQueue(configuration: configuration) }
-      try withCoreTemporaryDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("pool.sqlite").path
         #expect(throws: SQLiteError.self, "\(seconds)") {
           _ = try DatabasePool(path: path, configuration: configuration)
@@ -557,7 +557,7 @@ struct DatabaseStateTests {
   }
 
   @Test func withoutBusyTimeoutALockedDatabaseThrowsBusyAtOnce() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("busy0.sqlite").path
       let holder = try Database(path: path)
       try holder.execute(sql: "CREATE TABLE t(x)")
@@ -572,7 +572,7 @@ struct DatabaseStateTests {
   }
 
   @Test func busyTimeoutLetsAWriterWaitForALockReleasedInTime() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("busy-wait.sqlite").path
       let holder = try Database(path: path)
       try holder.execute(sql: "CREATE TABLE t(x)")
@@ -587,7 +587,7 @@ struct DatabaseStateTests {
       let elapsed = ContinuousClock.now - start
       #expect(elapsed >= .milliseconds(150))
       #expect(elapsed < .seconds(9))
-      #expect(try coreScalar(waiter, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try waiter.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
     }
   }
 }

@@ -43,13 +43,13 @@ struct DateConversionTests {
     let date = Date(timeIntervalSince1970: 1_700_000_000.123)
     try db.execute(sql: "CREATE TABLE event(at)")
     try db.execute(sql: "INSERT INTO event VALUES (?)", parameterValues: [date])
-    #expect(try coreScalar(db, "SELECT unixepoch(at) FROM event", as: Int.self) == 1_700_000_000)
-    #expect(try coreScalar(db, "SELECT unixepoch(at, 'subsec') FROM event", as: Double.self) == 1_700_000_000.123)
-    let julian = try #require(try coreScalar(db, "SELECT julianday(at) FROM event", as: Double.self))
+    #expect(try db.fetchOne(Int.self, sql: "SELECT unixepoch(at) FROM event") == 1_700_000_000)
+    #expect(try db.fetchOne(Double.self, sql: "SELECT unixepoch(at, 'subsec') FROM event") == 1_700_000_000.123)
+    let julian = try #require(try db.fetchOne(Double.self, sql: "SELECT julianday(at) FROM event"))
     #expect(abs(julian - 2_460_263.425_927_349_4) < 1e-9)
-    #expect(try coreScalar(db, "SELECT datetime(at) FROM event", as: String.self) == "2023-11-14 22:13:20")
-    #expect(try coreScalar(db, "SELECT date(at, '+1 day') FROM event", as: String.self) == "2023-11-15")
-    #expect(try coreScalar(db, "SELECT strftime('%Y-%m-%d %H:%M:%f', at) FROM event", as: String.self)
+    #expect(try db.fetchOne(String.self, sql: "SELECT datetime(at) FROM event") == "2023-11-14 22:13:20")
+    #expect(try db.fetchOne(String.self, sql: "SELECT date(at, '+1 day') FROM event") == "2023-11-15")
+    #expect(try db.fetchOne(String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', at) FROM event")
       == "2023-11-14 22:13:20.123")
     // Text dates sort chronologically.
     try db.execute(sql: "INSERT INTO event VALUES (?)", parameterValues: [Date(timeIntervalSince1970: 86_400)])
@@ -72,10 +72,10 @@ struct DateConversionTests {
     for text in [
       "2023-11-14 22:13:20.123", "1975-10-27 20:52:37.797", "2007-02-04 17:48:00.088", "1930-03-04 02:19:04.561",
     ] {
-      let date = try #require(try coreScalar(db, "SELECT ?", [text], as: Date.self))
+      let date = try #require(try db.fetchOne(Date.self, sql: "SELECT ?", arguments: [text]))
       let again = try date.databaseValue()
       #expect(again == .text(text), "\(text) was read and stored again as \(again)")
-      #expect(try coreScalar(db, "SELECT ?", [date], as: String.self) == text)
+      #expect(try db.fetchOne(String.self, sql: "SELECT ?", arguments: [date]) == text)
     }
   }
 
@@ -96,10 +96,10 @@ struct DateConversionTests {
       ("2024-02-29", 1_709_164_800),
     ]
     for (text, seconds) in cases {
-      let date = try #require(try coreScalar(db, "SELECT ?", [text], as: Date.self), "\(text)")
+      let date = try #require(try db.fetchOne(Date.self, sql: "SELECT ?", arguments: [text]), "\(text)")
       #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001, "\(text) read as \(date.timeIntervalSince1970)")
       // SQLite agrees.
-      let sqlite = try #require(try coreScalar(db, "SELECT unixepoch(?, 'subsec')", [text], as: Double.self))
+      let sqlite = try #require(try db.fetchOne(Double.self, sql: "SELECT unixepoch(?, 'subsec')", arguments: [text]))
       #expect(abs(sqlite - seconds) < 0.000_001, "\(text): SQLite says \(sqlite)")
     }
   }
@@ -108,7 +108,7 @@ struct DateConversionTests {
     let db = try Database()
     for text in ["yesterday", "2023-13-01", "2023-11-14 25:00", "2023-11-14X22:13", "2023-11-14 22:13:20.", ""] {
       let error = #expect(throws: DatabaseError.self, "\(text)") {
-        _ = try coreScalar(db, "SELECT ? AS d", [text], as: Date.self)
+        _ = try db.fetchOne(Date.self, sql: "SELECT ? AS d", arguments: [text])
       }
       guard case .conversionFailed(let column, "Date", _, _) = error else {
         Issue.record("expected conversionFailed to Date for \(text), got \(String(describing: error))")
@@ -116,7 +116,7 @@ struct DateConversionTests {
       }
       #expect(column?.contains("d") == true)
     }
-    let blob = #expect(throws: DatabaseError.self) { _ = try coreScalar(db, "SELECT x'01'", as: Date.self) }
+    let blob = #expect(throws: DatabaseError.self) { _ = try db.fetchOne(Date.self, sql: "SELECT x'01'") }
     guard case .conversionFailed(_, "Date", "BLOB of 1 bytes", _) = blob else {
       Issue.record("expected conversionFailed for a blob, got \(String(describing: blob))")
       return
@@ -132,8 +132,8 @@ struct DateConversionTests {
     #expect(try Date(databaseValue: .integer(86_400)) == Date(timeIntervalSince1970: 86_400))
     let db = try Database()
     let value = try date.databaseValue(format: .unixTime)
-    #expect(try coreScalar(db, "SELECT datetime(?, 'unixepoch')", [value], as: String.self) == "2023-11-14 22:13:20")
-    #expect(try coreScalar(db, "SELECT unixepoch()", as: Date.self).map { abs($0.timeIntervalSinceNow) < 60 } == true)
+    #expect(try db.fetchOne(String.self, sql: "SELECT datetime(?, 'unixepoch')", arguments: [value]) == "2023-11-14 22:13:20")
+    #expect(try db.fetchOne(Date.self, sql: "SELECT unixepoch()").map { abs($0.timeIntervalSinceNow) < 60 } == true)
   }
 
   @Test func julianDayFormatStoresRealDaysAndMatchesSQLite() throws {
@@ -149,9 +149,9 @@ struct DateConversionTests {
       Issue.record("expected a REAL, got \(julian)")
       return
     }
-    let sqliteDays = try #require(try coreScalar(db, "SELECT julianday('2023-11-14 22:13:20')", as: Double.self))
+    let sqliteDays = try #require(try db.fetchOne(Double.self, sql: "SELECT julianday('2023-11-14 22:13:20')"))
     #expect(abs(days - sqliteDays) < 1e-8)
-    #expect(try coreScalar(db, "SELECT datetime(?)", [julian], as: String.self) == "2023-11-14 22:13:20")
+    #expect(try db.fetchOne(String.self, sql: "SELECT datetime(?)", arguments: [julian]) == "2023-11-14 22:13:20")
     let back = try Date(databaseValue: julian, format: .julianDay)
     #expect(abs(back.timeIntervalSince1970 - 1_700_000_000) < 0.001)
   }
@@ -161,7 +161,7 @@ struct DateConversionTests {
     let seconds = -459_084_303.211  // 1955-06-15 12:34:56.789 UTC
     let date = Date(timeIntervalSince1970: seconds)
     #expect(try date.databaseValue() == .text("1955-06-15 12:34:56.789"))
-    #expect(try coreScalar(db, "SELECT unixepoch(?, 'subsec')", [date], as: Double.self) == seconds)
+    #expect(try db.fetchOne(Double.self, sql: "SELECT unixepoch(?, 'subsec')", arguments: [date]) == seconds)
     let back = try #require(try db.prepare(sql: "SELECT ?").bind(parameterValues: [date]).front(Date.self))
     #expect(abs(back.timeIntervalSince1970 - seconds) < 0.000_001)
     #expect(try Date(timeIntervalSince1970: -1).databaseValue() == .text("1969-12-31 23:59:59.000"))
@@ -176,7 +176,7 @@ struct DateConversionTests {
     #expect(try date.databaseValue() == .text("9999-12-31 23:59:59.999"))
     let back = try #require(try db.prepare(sql: "SELECT ?").bind(parameterValues: [date]).front(Date.self))
     #expect(abs(back.timeIntervalSince1970 - seconds) < 0.000_01)
-    #expect(try coreScalar(db, "SELECT date(?)", [date], as: String.self) == "9999-12-31")
+    #expect(try db.fetchOne(String.self, sql: "SELECT date(?)", arguments: [date]) == "9999-12-31")
 
     let tooLate = Date(timeIntervalSince1970: 253_402_300_800)  // 10000-01-01
     let error = #expect(throws: DatabaseError.self) { _ = try tooLate.databaseValue() }

@@ -81,7 +81,7 @@ struct DateParsingTests {
 
   /// SQLite's reading of `text` as seconds since 1970, or nil when `julianday(text)` is NULL.
   private func sqliteSeconds(_ text: String, in db: Database) throws -> Double? {
-    guard let days = try coreScalar(db, "SELECT julianday(?)", [text], as: Double?.self) ?? nil else { return nil }
+    guard let days = try db.fetchOne(Double?.self, sql: "SELECT julianday(?)", arguments: [text]) ?? nil else { return nil }
     return (days - 2_440_587.5) * 86_400
   }
 
@@ -166,7 +166,7 @@ struct DateParsingTests {
     #expect(throws: DatabaseError.self) { _ = try Date(databaseValue: .text("2023-11-14\u{0}garbage")) }
     let db = try Database()
     let error = #expect(throws: DatabaseError.self) {
-      _ = try coreScalar(db, "SELECT CAST(x'323032332D31312D3134003132' AS TEXT)", as: Date.self)
+      _ = try db.fetchOne(Date.self, sql: "SELECT CAST(x'323032332D31312D3134003132' AS TEXT)")
     }
     #expect(error != nil)
   }
@@ -176,7 +176,7 @@ struct DateParsingTests {
     let db = try Database()
     for text in ["2023-11-14T22:13:20.5+02:00", "2023-11-14 24:00", "22:13", "2024-02-29", "0000-01-01 00:00-01:00"] {
       let date = try Date(databaseValue: .text(text))
-      let sqlite = try coreScalar(db, "SELECT strftime('%Y-%m-%d %H:%M:%f', julianday(?))", [text], as: String.self)
+      let sqlite = try db.fetchOne(String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', julianday(?))", arguments: [text])
       #expect(try date.databaseValue() == .text(sqlite ?? ""), "\(text)")
     }
   }
@@ -198,12 +198,12 @@ struct DateParsingTests {
       #expect(found.contains(text), "\(found)")
       // Read from a row, the error names the column and the value.
       let row = #expect(throws: DatabaseError.self, "\(text)") {
-        _ = try coreScalar(db, "SELECT ? AS at", [text], as: Date.self)
+        _ = try db.fetchOne(Date.self, sql: "SELECT ? AS at", arguments: [text])
       }
       #expect(row?.description.contains(text) == true, "\(String(describing: row))")
     }
     // What SQLite made of the first one: March 1st.
-    #expect(try coreScalar(db, "SELECT date('2024-02-30')", as: String.self) == "2024-03-01")
+    #expect(try db.fetchOne(String.self, sql: "SELECT date('2024-02-30')") == "2024-03-01")
     // The days that do exist, leap days included (years 0 and -4 are leap years, proleptically).
     let valid: [(String, String)] = [
       ("2024-02-29", "2024-02-29 00:00:00.000"), ("2000-02-29", "2000-02-29 00:00:00.000"),
@@ -246,7 +246,7 @@ struct DateParsingTests {
     }
     // Through a row and RowDecoder, the same.
     struct Event: Decodable { var at: Date }
-    #expect(throws: DatabaseError.self) { _ = try coreScalar(db, "SELECT 1e300", as: Date.self) }
+    #expect(throws: DatabaseError.self) { _ = try db.fetchOne(Date.self, sql: "SELECT 1e300") }
     #expect(throws: DatabaseError.self) {
       _ = try db.prepare(sql: "SELECT 1e300 AS at").decodeFirst(Event.self, using: RowDecoder(dateFormat: .unixTime))
     }

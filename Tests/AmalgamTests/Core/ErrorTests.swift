@@ -57,7 +57,7 @@ struct ErrorTests {
   }
 
   @Test func withoutExtendedResultCodesOnlyThePrimaryCodeIsReported() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("primary.sqlite").path
       let db = try Database(path: path, options: Database.OpenOptions(extendedResultCodes: false))
       try db.execute(sql: "CREATE TABLE t(x UNIQUE)")
@@ -99,7 +99,7 @@ struct ErrorTests {
     #expect(!(ResultCode.constraintNotNull ~= unique))
     #expect(!(ResultCode.busy ~= unique))
     #expect(!(ResultCode.constraint ~= DatabaseError.databaseClosed))
-    #expect(!(ResultCode.error ~= CoreTestError(id: 0)))
+    #expect(!(ResultCode.error ~= TestError(id: 0)))
   }
 
   @Test func descriptionContainsCodeMessageSQLAndOffset() throws {
@@ -181,6 +181,6 @@ struct ErrorTests {
     let db = try Database()
     db.interrupt()
     // No statement was running: the interrupt does not affect the next one.
-    #expect(try coreScalar(db, "SELECT 1", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 1") == 1)
   }
 }

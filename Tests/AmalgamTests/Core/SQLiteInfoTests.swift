@@ -9,8 +9,8 @@ struct SQLiteInfoTests {
     #expect(SQLite.versionNumber == 3_053_004)
     #expect(SQLite.sourceID.hasPrefix("2026-07-24"))
     let db = try Database()
-    #expect(try coreScalar(db, "SELECT sqlite_version()", as: String.self) == "3.53.4")
-    #expect(try coreScalar(db, "SELECT sqlite_source_id()", as: String.self) == SQLite.sourceID)
+    #expect(try db.fetchOne(String.self, sql: "SELECT sqlite_version()") == "3.53.4")
+    #expect(try db.fetchOne(String.self, sql: "SELECT sqlite_source_id()") == SQLite.sourceID)
   }
 
   @Test func isKeywordRecognisesSQLKeywordsIgnoringCase() {

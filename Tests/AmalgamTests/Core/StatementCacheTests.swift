@@ -47,7 +47,7 @@ struct StatementCacheTests {
       try db.cachedStatement(sql: "INSERT INTO t VALUES (?)").bind(parameterValues: [value]).execute()
     }
     #expect(db.cachedStatementCount == 1)
-    #expect(try coreScalar(db, "SELECT sum(x) FROM t", as: Int.self) == 1275)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT sum(x) FROM t") == 1275)
   }
 
   @Test func capacityEvictsTheLeastRecentlyUsedStatement() throws {

@@ -440,11 +440,11 @@ struct StatementSteppingTests {
     let db = try Database()
     let statement = try numbers(db, upTo: 5)
     var seen: [Int] = []
-    #expect(throws: CoreTestError(id: 2)) {
+    #expect(throws: TestError(id: 2)) {
       try statement.results { row in
         let n: Int = try row.value(at: 0)
         seen.append(n)
-        if n == 2 { throw CoreTestError(id: 2) }
+        if n == 2 { throw TestError(id: 2) }
       }
     }
     #expect(seen == [1, 2])

@@ -15,7 +15,7 @@ struct TransactionTests {
   }
 
   @Test func commitPersistsAcrossConnections() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("commit.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE log(message TEXT)")
@@ -23,10 +23,10 @@ struct TransactionTests {
       try db.execute(sql: "INSERT INTO log VALUES ('one'), ('two')")
       // Another connection does not see uncommitted work.
       let other = try Database(path: path)
-      #expect(try coreScalar(other, "SELECT count(*) FROM log", as: Int.self) == 0)
+      #expect(try other.fetchOne(Int.self, sql: "SELECT count(*) FROM log") == 0)
       try db.commit()
       #expect(db.isInAutocommitMode)
-      #expect(try coreScalar(other, "SELECT count(*) FROM log", as: Int.self) == 2)
+      #expect(try other.fetchOne(Int.self, sql: "SELECT count(*) FROM log") == 2)
     }
   }
 
@@ -57,11 +57,11 @@ struct TransactionTests {
   @Test func transactionRollsBackAndRethrowsTheSameErrorWhenTheBodyThrows() throws {
     let db = try database()
     try db.execute(sql: "INSERT INTO log VALUES ('kept')")
-    #expect(throws: CoreTestError(id: 42)) {
+    #expect(throws: TestError(id: 42)) {
       try db.transaction { db in
         try db.execute(sql: "INSERT INTO log VALUES ('undone')")
         try db.execute(sql: "DELETE FROM log WHERE message = 'kept'")
-        throw CoreTestError(id: 42)
+        throw TestError(id: 42)
       }
     }
     #expect(db.isInAutocommitMode)
@@ -103,7 +103,7 @@ struct TransactionTests {
     #expect(error?.extendedCode == .constraintForeignKey)
     #expect(error?.message == "FOREIGN KEY constraint failed")
     #expect(db.isInAutocommitMode)
-    #expect(try coreScalar(db, "SELECT count(*) FROM child", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM child") == 0)
   }
 
   @Test func transactionInsideATransactionThrowsTransactionState() throws {
@@ -158,11 +158,11 @@ struct TransactionTests {
       try db.execute(sql: "INSERT INTO log VALUES ('outer')")
       try db.savepoint { db in
         try db.execute(sql: "INSERT INTO log VALUES ('middle')")
-        #expect(throws: CoreTestError(id: 1)) {
+        #expect(throws: TestError(id: 1)) {
           try db.savepoint { db in
             try db.execute(sql: "INSERT INTO log VALUES ('inner')")
             try db.execute(sql: "DELETE FROM log WHERE message = 'outer'")
-            throw CoreTestError(id: 1)
+            throw TestError(id: 1)
           }
         }
         #expect(try messages(db) == ["outer", "middle"])
@@ -183,10 +183,10 @@ struct TransactionTests {
     #expect(db.isInAutocommitMode)
     #expect(try messages(db) == ["saved"])
 
-    #expect(throws: CoreTestError(id: 2)) {
+    #expect(throws: TestError(id: 2)) {
       try db.savepoint { db in
         try db.execute(sql: "INSERT INTO log VALUES ('discarded')")
-        throw CoreTestError(id: 2)
+        throw TestError(id: 2)
       }
     }
     #expect(db.isInAutocommitMode)
@@ -198,12 +198,12 @@ struct TransactionTests {
     try db.savepoint("my \"special\" savepoint") { db in
       try db.execute(sql: "INSERT INTO log VALUES ('named')")
     }
-    #expect(throws: CoreTestError(id: 3)) {
+    #expect(throws: TestError(id: 3)) {
       try db.savepoint("same") { db in
         try db.savepoint("same") { db in
           try db.execute(sql: "INSERT INTO log VALUES ('nested same name')")
         }
-        throw CoreTestError(id: 3)
+        throw TestError(id: 3)
       }
     }
     #expect(db.isInAutocommitMode)
@@ -227,7 +227,7 @@ struct TransactionTests {
   }
 
   @Test func immediateTransactionTakesTheWriteLockAtOnce() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("immediate.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")
@@ -239,35 +239,35 @@ struct TransactionTests {
       // Before writing anything, other writers are already locked out; readers are not.
       let error = #expect(throws: SQLiteError.self) { try other.execute(sql: "INSERT INTO t VALUES (2)") }
       #expect(error?.code == .busy)
-      #expect(try coreScalar(other, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try other.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
       try db.commit()
       try other.execute(sql: "INSERT INTO t VALUES (2)")
-      #expect(try coreScalar(db, "SELECT count(*) FROM t", as: Int.self) == 2)
+      #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 2)
     }
   }
 
   @Test func exclusiveTransactionLocksOutReadersInRollbackJournalMode() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("exclusive.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")
-      #expect(try coreScalar(db, "PRAGMA journal_mode", as: String.self) == "delete")
+      #expect(try db.fetchOne(String.self, sql: "PRAGMA journal_mode") == "delete")
       let other = try Database(path: path)
 
       try db.transaction(.exclusive) { db in
         #expect(!db.isInAutocommitMode)
         let error = #expect(throws: SQLiteError.self) {
-          _ = try coreScalar(other, "SELECT count(*) FROM t", as: Int.self)
+          _ = try other.fetchOne(Int.self, sql: "SELECT count(*) FROM t")
         }
         #expect(error?.code == .busy)
         try db.execute(sql: "INSERT INTO t VALUES (1)")
       }
-      #expect(try coreScalar(other, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try other.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
     }
   }
 
   @Test func deferredTransactionTakesNoLockUntilItWrites() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("deferred.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")

@@ -331,22 +331,21 @@
     }
 
     @Test func aTokenizerIsUsedOnDiskAcrossConnectionsThatRegisterIt() throws {
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamFTS5-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let path = directory.appendingPathComponent("fts.sqlite").path
-      do {
+      try withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("fts.sqlite").path
+        do {
+          let db = try Database(path: path)
+          try db.addTokenizer("words", type: ASCIIWords.self)
+          try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'words')")
+          try db.execute(sql: "INSERT INTO docs VALUES ('Persisted Words')")
+          try db.close()
+        }
+        let reopened = try Database(path: path)
+        #expect(throws: SQLiteError.self) { _ = try fts5Rowids(reopened, "docs", "words") }
         let db = try Database(path: path)
         try db.addTokenizer("words", type: ASCIIWords.self)
-        try db.execute(sql: "CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'words')")
-        try db.execute(sql: "INSERT INTO docs VALUES ('Persisted Words')")
-        try db.close()
+        #expect(try fts5Rowids(db, "docs", "WORDS") == [1])
       }
-      let reopened = try Database(path: path)
-      #expect(throws: SQLiteError.self) { _ = try fts5Rowids(reopened, "docs", "words") }
-      let db = try Database(path: path)
-      try db.addTokenizer("words", type: ASCIIWords.self)
-      #expect(try fts5Rowids(db, "docs", "WORDS") == [1])
     }
 
     @Test func registeringOnAClosedDatabaseThrows() throws {

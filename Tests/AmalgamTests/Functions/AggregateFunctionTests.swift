@@ -52,7 +52,7 @@ struct AggregateFunctionTests {
   @Test func groupByComputesEveryGroupWithItsOwnState() throws {
     let db = try database()
     #expect(
-      try allRows(db, "SELECT g, isum(x) FROM t GROUP BY g ORDER BY g")
+      try db.prepare(sql: "SELECT g, isum(x) FROM t GROUP BY g ORDER BY g").allRows()
         == [["a", "10/3"], ["b", "7/2"], ["c", "4/1"]])
   }
 
@@ -65,17 +65,17 @@ struct AggregateFunctionTests {
         INSERT INTO n SELECT i % 37, i FROM c;
         """)
     try db.addAggregateFunction("isum", arity: 1, IntegerSum.self)
-    let ours = try allRows(db, "SELECT k, isum(v) FROM n GROUP BY k ORDER BY k")
-    let builtIn = try allRows(db, "SELECT k, sum(v) || '/' || count(*) FROM n GROUP BY k ORDER BY k")
+    let ours = try db.prepare(sql: "SELECT k, isum(v) FROM n GROUP BY k ORDER BY k").allRows()
+    let builtIn = try db.prepare(sql: "SELECT k, sum(v) || '/' || count(*) FROM n GROUP BY k ORDER BY k").allRows()
     #expect(ours.count == 37)
     #expect(ours == builtIn)
   }
 
   @Test func sameAggregateTwiceInOneQueryKeepsSeparateStates() throws {
     let db = try database()
-    #expect(try allRows(db, "SELECT isum(x), isum(y) FROM t") == [["21/6", "210/6"]])
+    #expect(try db.prepare(sql: "SELECT isum(x), isum(y) FROM t").allRows() == [["21/6", "210/6"]])
     #expect(
-      try allRows(db, "SELECT g, isum(x), isum(y), isum(x + y) FROM t GROUP BY g ORDER BY g")
+      try db.prepare(sql: "SELECT g, isum(x), isum(y), isum(x + y) FROM t GROUP BY g ORDER BY g").allRows()
         == [["a", "10/3", "100/3", "110/3"], ["b", "7/2", "70/2", "77/2"], ["c", "4/1", "40/1", "44/1"]])
   }
 
@@ -86,7 +86,7 @@ struct AggregateFunctionTests {
       FROM t AS outer_t GROUP BY g HAVING isum(x) != (SELECT isum(x) FROM t WHERE g = 'c')
       ORDER BY g
       """
-    #expect(try allRows(db, sql) == [["a", "10/3", "100/3"], ["b", "7/2", "70/2"]])
+    #expect(try db.prepare(sql: sql).allRows() == [["a", "10/3", "100/3"], ["b", "7/2", "70/2"]])
   }
 
   @Test func twoInterleavedStatementsEachGetTheirOwnGroups() throws {
@@ -114,7 +114,7 @@ struct AggregateFunctionTests {
       innerResults.append(try inner?.front(String.self) ?? "none")
       return values[0]
     }
-    #expect(try firstValue(db, "SELECT isum(run_inner(x)) FROM t") == "21/6")
+    #expect(try db.fetchOne(sql: "SELECT isum(run_inner(x)) FROM t") == "21/6")
     #expect(innerResults == Array(repeating: "210/6", count: 6))
     withExtendedLifetime(inner) {}
   }
@@ -122,23 +122,23 @@ struct AggregateFunctionTests {
   @Test func aggregateOverNoRowsFinishesAFreshState() throws {
     let db = try database()
     try db.addAggregateFunction("join_text", arity: 1, Join.self)
-    #expect(try allRows(db, "SELECT isum(x), join_text(g) FROM t WHERE 0") == [["0/0", .null]])
-    #expect(try allRows(db, "SELECT g, isum(x) FROM t WHERE 0 GROUP BY g").isEmpty)
+    #expect(try db.prepare(sql: "SELECT isum(x), join_text(g) FROM t WHERE 0").allRows() == [["0/0", .null]])
+    #expect(try db.prepare(sql: "SELECT g, isum(x) FROM t WHERE 0 GROUP BY g").allRows().isEmpty)
   }
 
   @Test func factoryConfiguresEachState() throws {
     let db = try database()
     try db.addAggregateFunction("join_semicolon", arity: 1) { Join(separator: "; ") }
     #expect(
-      try allRows(db, "SELECT g, join_semicolon(x) FROM t GROUP BY g ORDER BY g")
+      try db.prepare(sql: "SELECT g, join_semicolon(x) FROM t GROUP BY g ORDER BY g").allRows()
         == [["a", "1; 3; 6"], ["b", "2; 5"], ["c", "4"]])
   }
 
   @Test func distinctAndFilterClausesWork() throws {
     let db = try database()
     try db.execute(sql: "INSERT INTO t VALUES ('a', 1, 0)")
-    #expect(try firstValue(db, "SELECT isum(DISTINCT x) FROM t") == "21/6")
-    #expect(try firstValue(db, "SELECT isum(x) FILTER (WHERE x > 3) FROM t") == "15/3")
+    #expect(try db.fetchOne(sql: "SELECT isum(DISTINCT x) FROM t") == "21/6")
+    #expect(try db.fetchOne(sql: "SELECT isum(x) FILTER (WHERE x > 3) FROM t") == "15/3")
   }
 
   @Test func variadicAggregateReceivesEveryArgument() throws {
@@ -149,8 +149,8 @@ struct AggregateFunctionTests {
     }
     let db = try database()
     try db.addAggregateFunction("arg_counts", arity: -1, ArgumentCounter.self)
-    #expect(try firstValue(db, "SELECT arg_counts(x, y, g) FROM t WHERE x < 3") == "3,3")
-    #expect(try firstValue(db, "SELECT arg_counts() FROM t WHERE x < 3") == "0,0")
+    #expect(try db.fetchOne(sql: "SELECT arg_counts(x, y, g) FROM t WHERE x < 3") == "3,3")
+    #expect(try db.fetchOne(sql: "SELECT arg_counts() FROM t WHERE x < 3") == "0,0")
   }
 
   @Test func errorInStepOrFinalFailsTheStatementWithItsMessage() throws {
@@ -163,7 +163,7 @@ struct AggregateFunctionTests {
       try db.execute(sql: "SELECT csum(x) FROM t WHERE x IN (3, 4, 6)")
     }
     #expect(finalError?.message == "test failure: unlucky")
-    #expect(try firstValue(db, "SELECT csum(x) FROM t") == 21)
+    #expect(try db.fetchOne(sql: "SELECT csum(x) FROM t") == 21)
   }
 
   @Test func everyStateIsDestroyedWhateverEndsTheQuery() throws {
@@ -171,8 +171,8 @@ struct AggregateFunctionTests {
     let counter = StateCounter()
     try db.addAggregateFunction("csum", arity: 1) { CountedSum(token: counter.token()) }
     // Groups, zero rows, errors in step and final.
-    _ = try allRows(db, "SELECT g, csum(x), csum(y) FROM t GROUP BY g")
-    _ = try allRows(db, "SELECT csum(x) FROM t WHERE 0")
+    _ = try db.prepare(sql: "SELECT g, csum(x), csum(y) FROM t GROUP BY g").allRows()
+    _ = try db.prepare(sql: "SELECT csum(x) FROM t WHERE 0").allRows()
     #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT g, csum(x - 2) FROM t GROUP BY g") }
     #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT csum(x) FROM t WHERE x IN (3, 4, 6)") }
     // A statement abandoned in the middle: reset, and finalized.
@@ -197,7 +197,7 @@ struct AggregateFunctionTests {
         _ = probe; return IntegerSum()
       }
     }
-    #expect(try firstValue(db, "SELECT probe_count(x) FROM t") == "21/6")
+    #expect(try db.fetchOne(sql: "SELECT probe_count(x) FROM t") == "21/6")
     #expect(weakProbe != nil)
     try db.removeFunction("probe_count", arity: 1)
     #expect(weakProbe == nil)
@@ -209,7 +209,7 @@ struct AggregateFunctionTests {
     let db = try database()
     try db.addFunction("f", arity: 1) { _ in "scalar" }
     try db.addAggregateFunction("f", arity: 1, IntegerSum.self)
-    #expect(try firstValue(db, "SELECT f(x) FROM t") == "21/6")
+    #expect(try db.fetchOne(sql: "SELECT f(x) FROM t") == "21/6")
   }
 
   @Test func directOnlyAggregateFailsInAView() throws {

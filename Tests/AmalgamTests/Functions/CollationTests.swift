@@ -47,7 +47,7 @@ struct CollationTests {
     try db.batch(sql: "CREATE TABLE initial(name TEXT UNIQUE COLLATE FIRST_LETTER); INSERT INTO initial VALUES ('Ada')")
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "INSERT INTO initial VALUES ('Alan')") }
     #expect(error?.extendedCode == .constraintUnique)
-    #expect(try firstValue(db, "SELECT 'Bob' = 'Bill' COLLATE FIRST_LETTER") == true)
+    #expect(try db.fetchOne(sql: "SELECT 'Bob' = 'Bill' COLLATE FIRST_LETTER") == true)
   }
 
   @Test func removeCollationMakesItsUseFailAndReleasesTheClosure() throws {
@@ -129,7 +129,7 @@ struct CollationTests {
       seen.append(contentsOf: [a, b])
       return Self.byLength(a, b)
     }
-    _ = try firstValue(db, "SELECT CAST(x'61FF' AS TEXT) < 'abc' COLLATE RECORD", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT CAST(x'61FF' AS TEXT) < 'abc' COLLATE RECORD")
     #expect(seen.contains("a\u{FFFD}"))
   }
 
@@ -193,12 +193,12 @@ struct CollationTests {
   @Test func unicodeCaseInsensitiveFoldsEveryScriptsCase() throws {
     let db = try Database()
     try db.addCollation(.unicodeCaseInsensitive)
-    #expect(try firstValue(db, "SELECT 'ÉMILE' = 'émile' COLLATE UNICODE_NOCASE") == true)
-    #expect(try firstValue(db, "SELECT 'ÉMILE' = 'émile' COLLATE NOCASE") == false)  // SQLite's folds ASCII only
-    #expect(try firstValue(db, "SELECT 'Straße' = 'STRASSE' COLLATE UNICODE_NOCASE") == false)
-    #expect(try firstValue(db, "SELECT 'ÄRGER' = 'ärger' COLLATE UNICODE_NOCASE") == true)
+    #expect(try db.fetchOne(sql: "SELECT 'ÉMILE' = 'émile' COLLATE UNICODE_NOCASE") == true)
+    #expect(try db.fetchOne(sql: "SELECT 'ÉMILE' = 'émile' COLLATE NOCASE") == false)  // SQLite's folds ASCII only
+    #expect(try db.fetchOne(sql: "SELECT 'Straße' = 'STRASSE' COLLATE UNICODE_NOCASE") == false)
+    #expect(try db.fetchOne(sql: "SELECT 'ÄRGER' = 'ärger' COLLATE UNICODE_NOCASE") == true)
     // Canonically equivalent spellings are equal: a precomposed é and e with a combining accent.
-    #expect(try firstValue(db, "SELECT 'caf\u{E9}' = 'CAFE\u{301}' COLLATE UNICODE_NOCASE") == true)
+    #expect(try db.fetchOne(sql: "SELECT 'caf\u{E9}' = 'CAFE\u{301}' COLLATE UNICODE_NOCASE") == true)
     try db.batch(
       sql: """
         CREATE TABLE person(name TEXT UNIQUE COLLATE UNICODE_NOCASE);

@@ -20,7 +20,7 @@ struct FunctionFlagTests {
     let db = try Database()
     try db.addFunction("secret", arity: 0) { _ in "s3cr3t" }  // default flags: direct-only
     try db.execute(sql: "CREATE VIEW leak AS SELECT secret() AS value")
-    #expect(try firstValue(db, "SELECT secret()") == "s3cr3t")
+    #expect(try db.fetchOne(sql: "SELECT secret()") == "s3cr3t")
     let error = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT value FROM leak") }
     #expect(error?.code == .error)
     #expect(error?.message == "unsafe use of secret()")
@@ -37,7 +37,7 @@ struct FunctionFlagTests {
         """)
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "INSERT INTO t VALUES (1)") }
     #expect(error?.message == "unsafe use of secret()")
-    #expect(try firstValue(db, "SELECT count(*) FROM log") == 0)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM log") == 0)
   }
 
   @Test func functionWithoutDirectOnlyWorksInViewsAndTriggers() throws {
@@ -51,8 +51,8 @@ struct FunctionFlagTests {
         CREATE TRIGGER copy AFTER INSERT ON t BEGIN INSERT INTO log VALUES (twice(new.x)); END;
         INSERT INTO t VALUES (21);
         """)
-    #expect(try firstValue(db, "SELECT value FROM doubled") == 42)
-    #expect(try firstValue(db, "SELECT value FROM log") == 42)
+    #expect(try db.fetchOne(sql: "SELECT value FROM doubled") == 42)
+    #expect(try db.fetchOne(sql: "SELECT value FROM log") == 42)
   }
 
   @Test func nonDeterministicFunctionIsRefusedInIndexesAndGeneratedColumns() throws {
@@ -97,7 +97,7 @@ struct FunctionFlagTests {
         CREATE INDEX person_lower ON person(lower_ascii(name));
         INSERT INTO person VALUES ('Ada'), ('GRACE');
         """)
-    #expect(try firstValue(db, "SELECT name FROM person WHERE lower_ascii(name) = 'grace'") == "GRACE")
+    #expect(try db.fetchOne(sql: "SELECT name FROM person WHERE lower_ascii(name) = 'grace'") == "GRACE")
     let plan = try db.prepare(sql: "EXPLAIN QUERY PLAN SELECT name FROM person WHERE lower_ascii(name) = 'grace'")
       .column(3, as: String.self)
     #expect(plan.contains { $0.contains("USING INDEX person_lower") })
@@ -116,7 +116,7 @@ struct FunctionFlagTests {
       volatileCalls += 1
       return values[0]
     }
-    _ = try allRows(db, "SELECT stable(10), volatile(10) FROM t")
+    _ = try db.prepare(sql: "SELECT stable(10), volatile(10) FROM t").allRows()
     #expect(deterministicCalls == 1)
     #expect(volatileCalls == 3)
   }
@@ -131,7 +131,7 @@ struct FunctionFlagTests {
         CREATE VIEW v_plain AS SELECT plain(1) AS value;
         CREATE VIEW v_harmless AS SELECT harmless(1) AS value;
         """)
-    #expect(try firstValue(db, "SELECT value FROM v_harmless") == 3)
+    #expect(try db.fetchOne(sql: "SELECT value FROM v_harmless") == 3)
     let error = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT value FROM v_plain") }
     #expect(error?.message == "unsafe use of plain()")
   }

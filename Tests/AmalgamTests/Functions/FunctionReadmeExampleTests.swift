@@ -79,9 +79,9 @@ struct FunctionReadmeExampleTests {
     #expect(spreads == [["a", 3.0], ["b", 20.0]])
     #expect(sums == [5, 7, 6, 40, 40])
     #expect(files == ["img1.png", "img2.png", "img10.png"])
-    #expect(try firstValue(db, "SELECT first_non_empty(NULL, '', 'x', 'y')") == "x")
-    #expect(try firstValue(db, "SELECT 'ÉTÉ' = 'été' COLLATE UNICODE_NOCASE") == true)
-    #expect(try firstValue(db, "SELECT name FROM file ORDER BY name COLLATE BY_LENGTH DESC") == "img10.png")
+    #expect(try db.fetchOne(sql: "SELECT first_non_empty(NULL, '', 'x', 'y')") == "x")
+    #expect(try db.fetchOne(sql: "SELECT 'ÉTÉ' = 'été' COLLATE UNICODE_NOCASE") == true)
+    #expect(try db.fetchOne(sql: "SELECT name FROM file ORDER BY name COLLATE BY_LENGTH DESC") == "img10.png")
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT checked_sqrt(-1)") }
     #expect(error?.message == "negative input")
   }

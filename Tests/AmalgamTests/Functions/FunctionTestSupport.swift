@@ -1,21 +1,6 @@
 import Amalgam
 import Testing
 
-/// The first column of the first row of `sql`, converted to `T` (nil for no row or NULL).
-func firstValue<T: ColumnConvertible>(
-  _ db: Database, _ sql: String, _ values: [(any ParameterBindable)?] = [], as type: T.Type = T.self
-) throws -> T? {
-  try db.prepare(sql: sql).bind(parameterValues: values).front(T.self)
-}
-
-/// Every row of `sql`, as values.
-func allRows(_ db: Database, _ sql: String) throws -> [[DatabaseValue]] {
-  try db.prepare(sql: sql).allRows()
-}
-
-/// An object captured by a registered closure, to check through a weak reference when SQLite lets it go.
-final class LifetimeProbe {}
-
 /// Counts the aggregate states that a factory creates and that are destroyed, through a token each
 /// state holds: after every query has ended, both counts must be equal.
 final class StateCounter {

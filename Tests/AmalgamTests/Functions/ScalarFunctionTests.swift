@@ -12,10 +12,10 @@ struct ScalarFunctionTests {
     try db.addFunction("describe", arity: 2) { values in
       .text(values.map(\.storageClass).joined(separator: ","))
     }
-    #expect(try firstValue(db, "SELECT describe(1, 'a')") == "INTEGER,TEXT")
-    #expect(try firstValue(db, "SELECT describe(1.5, x'00')") == "REAL,BLOB")
-    #expect(try firstValue(db, "SELECT describe(NULL, NULL)") == "NULL,NULL")
-    let values = try allRows(db, "SELECT describe(?, ?)")  // unbound parameters are NULL
+    #expect(try db.fetchOne(sql: "SELECT describe(1, 'a')") == "INTEGER,TEXT")
+    #expect(try db.fetchOne(sql: "SELECT describe(1.5, x'00')") == "REAL,BLOB")
+    #expect(try db.fetchOne(sql: "SELECT describe(NULL, NULL)") == "NULL,NULL")
+    let values = try db.prepare(sql: "SELECT describe(?, ?)").allRows()  // unbound parameters are NULL
     #expect(values == [["NULL,NULL"]])
   }
 
@@ -26,7 +26,7 @@ struct ScalarFunctionTests {
       received = values
       return .null
     }
-    _ = try firstValue(db, "SELECT capture(-7, 2.5, 'héllo', x'0001FF', NULL)", as: DatabaseValue.self)
+    _ = try db.fetchOne(DatabaseValue.self, sql: "SELECT capture(-7, 2.5, 'héllo', x'0001FF', NULL)")
     #expect(received == [.integer(-7), .real(2.5), .text("héllo"), .blob(Data([0, 1, 255])), .null])
   }
 
@@ -35,17 +35,17 @@ struct ScalarFunctionTests {
     try db.addFunction("half") { (value: Double) in value / 2 }
     try db.addFunction("plus") { (a: Int64, b: Int64) in a + b }
     try db.addFunction("shout") { (text: String) in text.uppercased() + "!" }
-    #expect(try firstValue(db, "SELECT half(5)") == 2.5)
-    #expect(try firstValue(db, "SELECT plus(40, 2)") == 42)
-    #expect(try firstValue(db, "SELECT shout('hé')") == "HÉ!")
-    #expect(try firstValue(db, "SELECT typeof(plus(1, 2))") == "integer")
-    #expect(try firstValue(db, "SELECT typeof(half(1))") == "real")
+    #expect(try db.fetchOne(sql: "SELECT half(5)") == 2.5)
+    #expect(try db.fetchOne(sql: "SELECT plus(40, 2)") == 42)
+    #expect(try db.fetchOne(sql: "SELECT shout('hé')") == "HÉ!")
+    #expect(try db.fetchOne(sql: "SELECT typeof(plus(1, 2))") == "integer")
+    #expect(try db.fetchOne(sql: "SELECT typeof(half(1))") == "real")
   }
 
   @Test func typedClosureWithNoParametersHasArityZero() throws {
     let db = try Database()
     try db.addFunction("answer") { 42 }
-    #expect(try firstValue(db, "SELECT answer()") == 42)
+    #expect(try db.fetchOne(sql: "SELECT answer()") == 42)
     let error = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT answer(1)") }
     #expect(error?.message == "wrong number of arguments to function answer()")
   }
@@ -59,11 +59,11 @@ struct ScalarFunctionTests {
       guard let text, !text.isEmpty else { return nil }
       return text
     }
-    #expect(try firstValue(db, "SELECT greet(NULL, 2)") == "Hi stranger. Hi stranger. ")
-    #expect(try firstValue(db, "SELECT greet('Ada', 1)") == "Hi Ada. ")
-    #expect(try firstValue(db, "SELECT typeof(nonblank(''))") == "null")
-    #expect(try firstValue(db, "SELECT typeof(nonblank(NULL))") == "null")
-    #expect(try firstValue(db, "SELECT nonblank('x')") == "x")
+    #expect(try db.fetchOne(sql: "SELECT greet(NULL, 2)") == "Hi stranger. Hi stranger. ")
+    #expect(try db.fetchOne(sql: "SELECT greet('Ada', 1)") == "Hi Ada. ")
+    #expect(try db.fetchOne(sql: "SELECT typeof(nonblank(''))") == "null")
+    #expect(try db.fetchOne(sql: "SELECT typeof(nonblank(NULL))") == "null")
+    #expect(try db.fetchOne(sql: "SELECT nonblank('x')") == "x")
   }
 
   @Test func typedNumericArgumentsConvertStrictlyFromEachStorageClass() throws {
@@ -71,10 +71,10 @@ struct ScalarFunctionTests {
     try db.addFunction("small") { (value: Int8) in Int64(value) * 2 }
     try db.addFunction("real") { (value: Double) in value / 4 }
     try db.addFunction("maybe") { (value: Int?) in value.map { $0 + 1 } ?? -1 }
-    #expect(try firstValue(db, "SELECT small(-64)") == -128)
-    #expect(try firstValue(db, "SELECT small(3.0)") == 6)  // a whole REAL reads as an integer
-    #expect(try firstValue(db, "SELECT real(2)") == 0.5)  // an INTEGER reads as a Double
-    #expect(try firstValue(db, "SELECT maybe(NULL), maybe(41)") == -1)
+    #expect(try db.fetchOne(sql: "SELECT small(-64)") == -128)
+    #expect(try db.fetchOne(sql: "SELECT small(3.0)") == 6)  // a whole REAL reads as an integer
+    #expect(try db.fetchOne(sql: "SELECT real(2)") == 0.5)  // an INTEGER reads as a Double
+    #expect(try db.fetchOne(sql: "SELECT maybe(NULL), maybe(41)") == -1)
     #expect(try db.prepare(sql: "SELECT maybe(41)").front(Int.self) == 42)
     let overflow = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT small(128)") }
     #expect(overflow?.code == .mismatch)
@@ -101,13 +101,13 @@ struct ScalarFunctionTests {
   @Test func variadicFunctionReceivesAnyNumberOfArguments() throws {
     let db = try Database()
     try db.addFunction("count_args", arity: -1) { values in .integer(Int64(values.count)) }
-    #expect(try firstValue(db, "SELECT count_args()") == 0)
-    #expect(try firstValue(db, "SELECT count_args(1)") == 1)
-    #expect(try firstValue(db, "SELECT count_args(1, 'a', NULL, x'00', 2.0)") == 5)
+    #expect(try db.fetchOne(sql: "SELECT count_args()") == 0)
+    #expect(try db.fetchOne(sql: "SELECT count_args(1)") == 1)
+    #expect(try db.fetchOne(sql: "SELECT count_args(1, 'a', NULL, x'00', 2.0)") == 5)
     // An exact arity is a better match than -1.
     try db.addFunction("count_args", arity: 2) { _ in "two" }
-    #expect(try firstValue(db, "SELECT count_args(1, 2)") == "two")
-    #expect(try firstValue(db, "SELECT count_args(1, 2, 3)") == 3)
+    #expect(try db.fetchOne(sql: "SELECT count_args(1, 2)") == "two")
+    #expect(try db.fetchOne(sql: "SELECT count_args(1, 2, 3)") == 3)
   }
 
   // MARK: - Results
@@ -145,9 +145,9 @@ struct ScalarFunctionTests {
         try db.prepare(sql: "SELECT typeof(make(?1)), make(?1)").bind(parameterValues: [kind]).firstRow())
       #expect(row == [.text(type), value], "\(kind)")
     }
-    #expect(try firstValue(db, "SELECT length(make('text'))") == 1)  // length() counts to the NUL
-    #expect(try firstValue(db, "SELECT octet_length(make('text'))") == 3)
-    #expect(try firstValue(db, "SELECT hex(make('zeroblob'))") == "00000000")
+    #expect(try db.fetchOne(sql: "SELECT length(make('text'))") == 1)  // length() counts to the NUL
+    #expect(try db.fetchOne(sql: "SELECT octet_length(make('text'))") == 3)
+    #expect(try db.fetchOne(sql: "SELECT hex(make('zeroblob'))") == "00000000")
   }
 
   @Test func negativeZeroBlobCountGivesAnEmptyBlob() throws {
@@ -156,7 +156,7 @@ struct ScalarFunctionTests {
       context.setResultZeroBlob(count: try arguments.value(at: 0))
     }
     #expect(
-      try allRows(db, "SELECT typeof(zeros(-5)), length(zeros(-5)), length(zeros(1000000))")
+      try db.prepare(sql: "SELECT typeof(zeros(-5)), length(zeros(-5)), length(zeros(1000000))").allRows()
         == [["blob", 0, 1_000_000]])
   }
 
@@ -167,10 +167,10 @@ struct ScalarFunctionTests {
         try context.setResultJSON("[1,2]")
       }
       try db.addFunction("pair_text", arity: 0) { _ in .text("[1,2]") }
-      #expect(try firstValue(db, "SELECT json_array(pair_json())") == "[[1,2]]")
-      #expect(try firstValue(db, "SELECT json_array(pair_text())") == "[\"[1,2]\"]")
-      #expect(try firstValue(db, "SELECT typeof(pair_json())") == "text")
-      #expect(try firstValue(db, "SELECT json_object('pair', pair_json())") == "{\"pair\":[1,2]}")
+      #expect(try db.fetchOne(sql: "SELECT json_array(pair_json())") == "[[1,2]]")
+      #expect(try db.fetchOne(sql: "SELECT json_array(pair_text())") == "[\"[1,2]\"]")
+      #expect(try db.fetchOne(sql: "SELECT typeof(pair_json())") == "text")
+      #expect(try db.fetchOne(sql: "SELECT json_object('pair', pair_json())") == "{\"pair\":[1,2]}")
     }
   #endif
 
@@ -199,7 +199,7 @@ struct ScalarFunctionTests {
       seen.append("null text \(arguments.text(at: 2) ?? "nil")")
       context.setResult(.integer(Int64(arguments.count)))
     }
-    _ = try firstValue(db, "SELECT inspect(x'01FF', 'hé', NULL, '12abc')", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT inspect(x'01FF', 'hé', NULL, '12abc')")
     #expect(
       seen == [
         "count 4",
@@ -219,8 +219,8 @@ struct ScalarFunctionTests {
     try db.addFunction("loose_int", arity: 1) { arguments, context in
       context.setResult(.integer(arguments.int64(at: 0)))
     }
-    #expect(try firstValue(db, "SELECT strict_int(3.0)") == 3)
-    #expect(try firstValue(db, "SELECT loose_int('7 dwarfs')") == 7)
+    #expect(try db.fetchOne(sql: "SELECT strict_int(3.0)") == 3)
+    #expect(try db.fetchOne(sql: "SELECT loose_int('7 dwarfs')") == 7)
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT strict_int('7 dwarfs')") }
     #expect(error?.code == .error)
     #expect(error?.message == "Cannot convert TEXT \"7 dwarfs\" to Int64: a TEXT value cannot be read as Int64")
@@ -233,8 +233,8 @@ struct ScalarFunctionTests {
     try db.addFunction("byte_count", arity: 1) { arguments, context in
       context.setResult(.integer(Int64(arguments.withUnsafeBytes(at: 0) { $0.count })))
     }
-    #expect(try firstValue(db, "SELECT as_value(CAST(x'61FF' AS TEXT))") == "a\u{FFFD}")
-    #expect(try firstValue(db, "SELECT byte_count(CAST(x'61FF' AS TEXT))") == 2)
+    #expect(try db.fetchOne(sql: "SELECT as_value(CAST(x'61FF' AS TEXT))") == "a\u{FFFD}")
+    #expect(try db.fetchOne(sql: "SELECT byte_count(CAST(x'61FF' AS TEXT))") == 2)
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT as_string(CAST(x'61FF' AS TEXT))") }
     #expect(error?.code == .mismatch)
     #expect(error?.message.contains("the text is not valid UTF-8") == true)
@@ -245,7 +245,7 @@ struct ScalarFunctionTests {
     try db.addFunction("second", arity: -1) { arguments, context in
       context.setResult(try arguments.value(at: 1, as: DatabaseValue.self))
     }
-    #expect(try firstValue(db, "SELECT second(1, 2)") == 2)
+    #expect(try db.fetchOne(sql: "SELECT second(1, 2)") == 2)
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "SELECT second(1)") }
     #expect(error?.code == .range)
     #expect(error?.message == "Argument index 1 is out of range; the function received 1 argument(s)")
@@ -257,8 +257,8 @@ struct ScalarFunctionTests {
       try db.addFunction("is_json", arity: 1, flags: [.deterministic, .directOnly, .subtype]) { arguments, context in
         context.setResult(.integer(arguments.subtype(at: 0) == FunctionContext.jsonSubtype ? 1 : 0))
       }
-      #expect(try firstValue(db, "SELECT is_json(json('[1]'))") == 1)
-      #expect(try firstValue(db, "SELECT is_json('[1]')") == 0)
+      #expect(try db.fetchOne(sql: "SELECT is_json(json('[1]'))") == 1)
+      #expect(try db.fetchOne(sql: "SELECT is_json('[1]')") == 0)
     }
   #endif
 
@@ -273,7 +273,7 @@ struct ScalarFunctionTests {
     #expect(error?.message == "test failure: bad input")
     #expect(error?.sql == sql)
     // The connection is fine afterwards.
-    #expect(try firstValue(db, "SELECT 1") == 1)
+    #expect(try db.fetchOne(sql: "SELECT 1") == 1)
   }
 
   @Test func thrownLocalizedErrorUsesItsDescription() throws {
@@ -299,7 +299,7 @@ struct ScalarFunctionTests {
     #expect(error?.code == .constraint)
     #expect(error?.extendedCode == .constraintCheck)
     #expect(error?.message == "-3 is not positive")
-    #expect(try firstValue(db, "SELECT count(*) FROM t") == 0)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM t") == 0)
   }
 
   @Test func errorStopsAStatementMidwayAndRollsBackItsChanges() throws {
@@ -313,7 +313,7 @@ struct ScalarFunctionTests {
       try db.execute(sql: "INSERT INTO copy SELECT inverse(x) FROM t ORDER BY rowid")
     }
     #expect(error?.message == "test failure: division by zero")
-    #expect(try firstValue(db, "SELECT count(*) FROM copy") == 0)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM copy") == 0)
   }
 
   // MARK: - Registration and lifetime
@@ -334,7 +334,7 @@ struct ScalarFunctionTests {
     #expect(throws: SQLiteError.self) { try db.removeFunction("f", arity: 500) }
     // The longest allowed name works.
     try db.addFunction(String(repeating: "n", count: 255), arity: 0) { _ in 1 }
-    #expect(try firstValue(db, "SELECT \(String(repeating: "n", count: 255))()") == 1)
+    #expect(try db.fetchOne(sql: "SELECT \(String(repeating: "n", count: 255))()") == 1)
   }
 
   @Test func refusedRegistrationKeepsNoClosure() throws {
@@ -362,7 +362,7 @@ struct ScalarFunctionTests {
         _ = probe; return 1
       }
     }
-    #expect(try firstValue(db, "SELECT probe()") == 1)
+    #expect(try db.fetchOne(sql: "SELECT probe()") == 1)
     #expect(weakProbe != nil)
     try db.removeFunction("probe", arity: 0)
     #expect(weakProbe == nil)
@@ -378,7 +378,7 @@ struct ScalarFunctionTests {
     try db.addFunction("f", arity: 1) { _ in "one" }
     try db.addFunction("f", arity: 2) { _ in "two" }
     try db.removeFunction("f", arity: 1)
-    #expect(try firstValue(db, "SELECT f(1, 2)") == "two")
+    #expect(try db.fetchOne(sql: "SELECT f(1, 2)") == "two")
     #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT f(1)") }
   }
 
@@ -394,7 +394,7 @@ struct ScalarFunctionTests {
     }
     try db.addFunction("version", arity: 0) { _ in 2 }
     #expect(weakProbe == nil)
-    #expect(try firstValue(db, "SELECT version()") == 2)
+    #expect(try db.fetchOne(sql: "SELECT version()") == 2)
   }
 
   @Test func closingTheDatabaseReleasesEveryClosure() throws {
@@ -502,7 +502,7 @@ struct ScalarFunctionTests {
       guard let db else { return nil }
       return try db.prepare(sql: "SELECT amount FROM price WHERE item = ?").bind(parameterValues: [item]).front()
     }
-    #expect(try allRows(db, "SELECT price_of('tea'), price_of('cake')") == [[3, .null]])
+    #expect(try db.prepare(sql: "SELECT price_of('tea'), price_of('cake')").allRows() == [[3, .null]])
   }
 }
 

@@ -29,7 +29,7 @@ import Testing
     #expect(error?.code == .authorization)
     #expect(error?.message == "not authorized")
     #expect(error?.sql == "DELETE FROM person")
-    #expect(try hookScalar(db, "SELECT count(*) FROM person", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM person") == 1)
   }
 
   @Test func ignoredColumnReadsAsNull() throws {
@@ -48,7 +48,7 @@ import Testing
     try db.setAuthorizer { _ in .deny }
     _ = expectSQLiteError { _ = try db.prepare(sql: "SELECT 1") }
     try db.removeAuthorizer()
-    #expect(try hookScalar(db, "SELECT 1", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT 1") == 1)
   }
 
   @Test func readsSelectsAndFunctionsAreReported() throws {

@@ -5,7 +5,7 @@ import Testing
 @Suite struct BusyHandlerTests {
   /// Runs `body` with two connections to one new database file; `holder` holds its write lock.
   func withLockedDatabase(_ body: (_ writer: Database, _ holder: Database) throws -> Void) throws {
-    try withHookTestDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("busy.sqlite").path
       let writer = try Database(path: path)
       try writer.execute(sql: "CREATE TABLE t(x)")
@@ -40,7 +40,7 @@ import Testing
       }
       try writer.execute(sql: "INSERT INTO t VALUES (1)")
       #expect(retries == 2)
-      #expect(try hookScalar(writer, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try writer.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
     }
   }
 

@@ -17,9 +17,9 @@ import Testing
       try db.execute(sql: "INSERT INTO t VALUES (3)")
     }
     #expect(commits == 2)
-    _ = try hookScalar(db, "SELECT count(*) FROM t", as: Int.self)  // a read commits nothing
+    _ = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t")  // a read commits nothing
     #expect(commits == 2)
-    #expect(try hookScalar(db, "SELECT count(*) FROM t", as: Int.self) == 3)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 3)
   }
 
   @Test func vetoedCommitFailsWithCommitHookConstraintAndRollsBack() throws {
@@ -34,7 +34,7 @@ import Testing
     #expect(error?.message == "constraint failed: the commit hook turned the commit into a rollback")
     #expect(db.isInAutocommitMode)
     try db.removeCommitHook()
-    #expect(try hookScalar(db, "SELECT count(*) FROM t", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 0)
   }
 
   @Test func vetoedAutocommitStatementFailsAndChangesNothing() throws {
@@ -76,7 +76,7 @@ import Testing
     try db.removeCommitHook()
     try db.execute(sql: "INSERT INTO t VALUES (1)")
     #expect(commits == 0)
-    #expect(try hookScalar(db, "SELECT count(*) FROM t", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
   }
 
   @Test func rollbackHookSeesExplicitRollbacksAndVetoedCommitsButNotCommits() throws {
@@ -193,7 +193,7 @@ import Testing
     try db.setUpdateHook { events.append($0) }
     try db.batch(sql: "BEGIN; INSERT INTO t VALUES (1); ROLLBACK")
     #expect(events.values.map(\.operation) == [.insert])
-    #expect(try hookScalar(db, "SELECT count(*) FROM t", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 0)
   }
 
   @Test func removedUpdateHookIsNotCalledAndItsClosureIsReleased() throws {

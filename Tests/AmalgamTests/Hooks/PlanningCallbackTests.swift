@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func connectMayReadButNotChangeTheSchema() throws {
-    try withHookTestDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("connect.sqlite").path
       let attempts = Attempts(Self.tried)
       let id = TestObjects.shared.register(attempts)

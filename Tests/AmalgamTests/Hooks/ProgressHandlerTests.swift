@@ -19,7 +19,7 @@
       #expect(calls == 50)
       // The connection is usable afterwards.
       try db.removeProgressHandler()
-      #expect(try hookScalar(db, "SELECT 1", as: Int.self) == 1)
+      #expect(try db.fetchOne(Int.self, sql: "SELECT 1") == 1)
     }
 
     @Test func progressHandlerThatContinuesLetsTheQueryFinish() throws {
@@ -29,9 +29,7 @@
         calls += 1
         return .continue
       }
-      let count = try hookScalar(
-        db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000) SELECT count(*) FROM c",
-        as: Int.self)
+      let count = try db.fetchOne(Int.self, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000) SELECT count(*) FROM c")
       #expect(count == 10000)
       #expect(calls > 100)
     }
@@ -44,7 +42,7 @@
         return .interrupt
       }
       try db.removeProgressHandler()
-      #expect(try hookScalar(db, "SELECT 1 + 1", as: Int.self) == 2)
+      #expect(try db.fetchOne(Int.self, sql: "SELECT 1 + 1") == 2)
       #expect(calls == 0)
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// stuck at 1.
 @Suite struct ReentrancyTests {
   @Test func aBusyHandlerThatRunsSQLOnItsConnectionGetsAnErrorAndKeepsCounting() throws {
-    try withHookTestDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("busy.sqlite").path
       let holder = try Database(path: path)
       try holder.execute(sql: "CREATE TABLE t(x)")
@@ -34,7 +34,7 @@ import Testing
       try holder.execute(sql: "COMMIT")
       // Outside the handler the connection works.
       try waiter.execute(sql: "INSERT INTO t VALUES (1)")
-      #expect(try hookScalar(waiter, "SELECT count(*) FROM t", as: Int.self) == 1)
+      #expect(try waiter.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1)
     }
   }
 
@@ -104,17 +104,17 @@ import Testing
     #expect(otherErrors.isEmpty, "\(name): \(otherErrors)")
     #expect(errors.allSatisfy { $0 == .reentrantCall(callback: name) }, "\(name): \(errors)")
     // The connection is usable again once the callback returned, and nothing half-ran.
-    #expect(try hookScalar(db, "SELECT count(*) FROM t", as: Int.self) == 3)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 3)
   }
 
   @Test func aWALHookMayReadItsConnectionAsSQLiteAllows() throws {
-    try withHookTestDirectory { directory in
+    try withTemporaryDirectory { directory in
       let db = try Database(path: directory.appendingPathComponent("wal.sqlite").path)
       defer { try? db.close() }  // The hook captures its database; closing releases it.
       try db.batch(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x);")
       var counts: [Int] = []
       try db.setWALHook { _, _ in
-        counts.append((try? hookScalar(db, "SELECT count(*) FROM t", as: Int.self)) ?? -1)
+        counts.append((try? db.fetchOne(Int.self, sql: "SELECT count(*) FROM t")) ?? -1)
       }
       try db.execute(sql: "INSERT INTO t VALUES (1)")
       try db.execute(sql: "INSERT INTO t VALUES (2)")
@@ -130,7 +130,7 @@ import Testing
     try db.addFunction("row_total", arity: 0) { _ in
       .integer(Int64(try db.prepare(sql: "SELECT sum(x) FROM t").front(Int.self) ?? 0))
     }
-    #expect(try hookScalar(db, "SELECT row_total()", as: Int.self) == 6)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT row_total()") == 6)
   }
 
   @Test func articleExample() throws {
@@ -148,6 +148,6 @@ import Testing
     try db.execute(sql: "INSERT INTO t VALUES (1)")
     #expect(failures.count == 1)
     try db.removeUpdateHook()
-    #expect(try hookScalar(db, "SELECT count(*) FROM audit", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM audit") == 0)
   }
 }

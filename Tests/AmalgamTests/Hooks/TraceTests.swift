@@ -42,7 +42,7 @@ import Testing
     let db = try Database()
     let events = HookRecorder<TraceEvent>()
     try db.setTraceHandler(for: .close) { events.append($0) }
-    _ = try hookScalar(db, "SELECT 1", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT 1")
     #expect(events.values.isEmpty)
     try db.close()
     #expect(events.values == [.close])
@@ -70,7 +70,7 @@ import Testing
     let db = try Database()
     let events = HookRecorder<TraceEvent>()
     try db.setTraceHandler(for: .all) { events.append($0) }
-    _ = try hookScalar(db, "SELECT 1", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT 1")
     guard events.values.count == 3, case .statement = events.values[0], case .row = events.values[1],
       case .profile = events.values[2]
     else {
@@ -79,7 +79,7 @@ import Testing
     }
     events.values.removeAll()
     try db.setTraceHandler(for: [.statement]) { events.append($0) }
-    _ = try hookScalar(db, "SELECT 2", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT 2")
     #expect(events.values == [.statement(sql: "SELECT 2", expandedSQL: "SELECT 2")])
   }
 
@@ -88,9 +88,9 @@ import Testing
     var calls = 0
     try db.setTraceHandler { _ in calls += 1 }
     try db.removeTraceHandler()
-    _ = try hookScalar(db, "SELECT 1", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT 1")
     try db.setTraceHandler(for: []) { _ in calls += 1 }
-    _ = try hookScalar(db, "SELECT 1", as: Int.self)
+    _ = try db.fetchOne(Int.self, sql: "SELECT 1")
     #expect(calls == 0)
   }
 

@@ -4,10 +4,10 @@ import Testing
 
 @Suite struct WALHookTests {
   func withWALDatabase(_ body: (Database, _ walPath: String) throws -> Void) throws {
-    try withHookTestDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("wal.sqlite").path
       let db = try Database(path: path)
-      #expect(try hookScalar(db, "PRAGMA journal_mode = WAL", as: String.self) == "wal")
+      #expect(try db.fetchOne(String.self, sql: "PRAGMA journal_mode = WAL") == "wal")
       try db.execute(sql: "CREATE TABLE t(x)")
       try body(db, path + "-wal")
     }
@@ -29,11 +29,11 @@ import Testing
 
   @Test func walHookTurnsOffAutomaticCheckpointingAndRemovingRestoresIt() throws {
     try withWALDatabase { db, _ in
-      #expect(try hookScalar(db, "PRAGMA wal_autocheckpoint", as: Int.self) == 1000)
+      #expect(try db.fetchOne(Int.self, sql: "PRAGMA wal_autocheckpoint") == 1000)
       try db.setWALHook { _, _ in }
-      #expect(try hookScalar(db, "PRAGMA wal_autocheckpoint", as: Int.self) == 0)
+      #expect(try db.fetchOne(Int.self, sql: "PRAGMA wal_autocheckpoint") == 0)
       try db.removeWALHook()
-      #expect(try hookScalar(db, "PRAGMA wal_autocheckpoint", as: Int.self) == 1000)
+      #expect(try db.fetchOne(Int.self, sql: "PRAGMA wal_autocheckpoint") == 1000)
     }
   }
 

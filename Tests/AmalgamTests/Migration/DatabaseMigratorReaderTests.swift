@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test func blockingFormsMigrateThroughAWriterAndReportThroughEveryReader() async throws {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("app.sqlite").path
       let migrator = bookMigrator()
       let all = ["create log", "create author", "create book"]

@@ -2,20 +2,6 @@ import Amalgam
 import Foundation
 import Testing
 
-/// A fresh directory for database files, removed with everything in it when `body` returns.
-func withMigrationDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-  let directory = FileManager.default.temporaryDirectory
-    .appendingPathComponent("AmalgamMigrationTests-\(UUID().uuidString)", isDirectory: true)
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: directory) }
-  return try await body(directory)
-}
-
-/// The first column of the first row of `sql`, as `T`.
-func migrationScalar<T: ColumnConvertible>(_ db: Database, _ sql: String, as type: T.Type = T.self) throws -> T? {
-  try db.prepare(sql: sql).front(T.self)
-}
-
 /// The author/book migrations most tests start from; each inserts a row into `log` so that a test can
 /// count how many times it ran.
 func bookMigrator(_ mode: DatabaseMigrator.TransactionMode = .perMigration) -> DatabaseMigrator {
@@ -47,7 +33,7 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
 
 @Suite struct DatabaseMigratorTests {
   @Test func appliesEveryMigrationToAFreshFileInOrder() async throws {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let db = try Database(path: directory.appendingPathComponent("app.sqlite").path)
       let migrator = bookMigrator()
       #expect(try migrator.appliedMigrations(db) == [])
@@ -66,7 +52,7 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
   }
 
   @Test func runningAgainChangesNothing() async throws {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("app.sqlite").path
       try bookMigrator().migrate(Database(path: path))
       let db = try Database(path: path)
@@ -78,7 +64,7 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
   }
 
   @Test func anUpToDateReadOnlyDatabaseMigratesWithoutWriting() async throws {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("app.sqlite").path
       try bookMigrator().migrate(Database(path: path))
       let readOnly = try Database(path: path, options: .readOnly)
@@ -199,7 +185,7 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
   }
 
   @Test func aDatabaseWithUnknownMigrationsHasBeenSuperseded() async throws {
-    let pool = try await withMigrationDirectory { directory in
+    let pool = try await withTemporaryDirectory { directory in
       let pool = try DatabasePool(path: directory.appendingPathComponent("app.sqlite").path)
       try await bookMigrator().migrate(pool)
       var older = DatabaseMigrator()
@@ -250,9 +236,9 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
           == "Migration \"orphan book\" violates foreign keys: row 7 of table \"book\" refers to a missing row of \"author\""
       )
     }
-    #expect(try migrationScalar(db, "SELECT count(*) FROM author", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM author") == 0)
     #expect(try migrator.appliedMigrations(db) == ["create log", "create author", "create book"])
-    #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == true)
+    #expect(try db.fetchOne(Bool.self, sql: "PRAGMA foreign_keys") == true)
   }
 
   @Test func foreignKeyChecksAreDeferredUntilTheEndOfAMigration() throws {
@@ -264,7 +250,7 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
       try db.execute(sql: "INSERT INTO author(id, name) VALUES (1, 'Ada')")
     }
     try migrator.migrate(db)
-    #expect(try migrationScalar(db, "SELECT count(*) FROM book", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM book") == 1)
   }
 
   @Test func aMigrationWithForeignKeysDisabledCanRebuildAParentTable() throws {
@@ -277,16 +263,16 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
     }
     // The 12-step procedure: with foreign keys on, dropping `author` would delete or fail on its books.
     migrator.registerMigration("author name not unique -> unique", foreignKeyChecks: .disabled) { db in
-      #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == false)
+      #expect(try db.fetchOne(Bool.self, sql: "PRAGMA foreign_keys") == false)
       try db.execute(sql: "CREATE TABLE new_author(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
       try db.execute(sql: "INSERT INTO new_author SELECT id, name FROM author")
       try db.execute(sql: "DROP TABLE author")
       try db.execute(sql: "ALTER TABLE new_author RENAME TO author")
     }
     try migrator.migrate(db)
-    #expect(try migrationScalar(db, "SELECT count(*) FROM book JOIN author ON author.id = authorID", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM book JOIN author ON author.id = authorID") == 1)
     #expect(try db.indexes(on: "author").map(\.isUnique) == [true])
-    #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == true)
+    #expect(try db.fetchOne(Bool.self, sql: "PRAGMA foreign_keys") == true)
   }
 
   @Test func aMigrationWithForeignKeysDisabledIsStillCheckedBeforeItCommits() throws {
@@ -304,8 +290,8 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
       guard case .foreignKeyViolations("drop parent", let violations) = error as? MigrationError else { return false }
       return violations.map(\.table) == ["book"] && violations.map(\.rowid) == [3]
     }
-    #expect(try migrationScalar(db, "SELECT count(*) FROM book", as: Int.self) == 0)
-    #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == true)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM book") == 0)
+    #expect(try db.fetchOne(Bool.self, sql: "PRAGMA foreign_keys") == true)
   }
 
   @Test func inSingleTransactionModeAMigrationWithForeignKeysDisabledIsStillChecked() throws {
@@ -322,13 +308,13 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
       return violations.map(\.rowid) == [4]
     }
     #expect(try migrator.appliedMigrations(db) == [])
-    #expect(try migrationScalar(db, "PRAGMA foreign_keys", as: Bool.self) == true)
+    #expect(try db.fetchOne(Bool.self, sql: "PRAGMA foreign_keys") == true)
   }
 
   // MARK: - user_version
 
   @Test func aDatabaseNumberedWithUserVersionContinuesFromItsNumber() async throws {
-    try await withMigrationDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("legacy.sqlite").path
       // What an app that numbered its schema with user_version left behind: versions 1 and 2.
       let legacy = try Database(path: path)
@@ -391,13 +377,13 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
     changed.eraseDatabaseOnSchemaChange = true
     try changed.migrate(db)
     #expect(try db.columnExists("pinned", in: "note"))
-    #expect(try migrationScalar(db, "SELECT count(*) FROM note", as: Int.self) == 0)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM note") == 0)
     #expect(try changed.appliedMigrations(db) == ["create note"])
 
     // Unchanged now: migrating again keeps the data.
     try db.execute(sql: "INSERT INTO note(text) VALUES ('kept')")
     try changed.migrate(db)
-    #expect(try migrationScalar(db, "SELECT count(*) FROM note", as: Int.self) == 1)
+    #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM note") == 1)
   }
 
   @Test func aSupersededDatabaseIsErasedWhenAsked() throws {
@@ -414,9 +400,9 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
   // MARK: - Queues and pools
 
   @Test func migratesThroughAQueueAndAPoolSyncAndAsync() async throws {
-    try await withMigrationDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let queue = try DatabaseQueue(path: directory.appendingPathComponent("queue.sqlite").path)
-      try ConcurrencyTests.blocking { try bookMigrator().migrate(queue) }
+      try blocking { try bookMigrator().migrate(queue) }
       #expect(try await queue.read { db in try migrationLog(db) }.count == 3)
       try queue.close()
 
@@ -431,7 +417,7 @@ struct TestFailure: Error, Equatable, CustomStringConvertible {
   }
 
   @Test func twoConnectionsMigratingOneFileAtOnceApplyEachMigrationOnce() async throws {
-    try await withMigrationDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("shared.sqlite").path
       // One migrator per task: a migrator holds closures, so it is not shared across tasks.
       func makeMigrator() -> DatabaseMigrator {

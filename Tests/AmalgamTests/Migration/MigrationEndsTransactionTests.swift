@@ -24,7 +24,7 @@ import Testing
   private func migrateAndReopen(_ migrator: DatabaseMigrator) async throws -> (
     error: MigrationError?, tables: [String], log: [String], applied: [String]
   ) {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("app.sqlite").path
       var caught: MigrationError?
       do {
@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func theUsersCommitHookIsBackAfterTheMigrationAndSkippedForTheRefusedCommit() async throws {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let db = try Database(path: directory.appendingPathComponent("app.sqlite").path)
       let commits = Counter()
       try db.setCommitHook {

@@ -6,11 +6,11 @@ import Testing
 /// executable of this package, built by `swift test` next to the test binary; see Tests/MigrationFixture).
 @Suite struct MigrationProcessTests {
   @Test func twoProcessesMigratingOneFileAtOnceApplyEachMigrationExactlyOnce() async throws {
-    let executable = try Reliability.executable("amalgam-migration-fixture")
-    try await withMigrationDirectory { directory in
+    let executable = try ChildProcess.executable("amalgam-migration-fixture")
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("shared.sqlite").path
-      async let first = Reliability.run(executable, [path, "first", "2"], in: directory)
-      async let second = Reliability.run(executable, [path, "second", "2"], in: directory)
+      async let first = ChildProcess.run(executable, [path, "first", "2"], in: directory)
+      async let second = ChildProcess.run(executable, [path, "second", "2"], in: directory)
       let results = try await [first, second]
       for result in results {
         #expect(result.status == 0 && !result.signaled, "\(result.stderr)")

@@ -7,9 +7,9 @@ import Testing
 /// copy too.
 @Suite struct MigrationReadmeExampleTests {
   @Test func readmeExampleCompilesAndRuns() async throws {
-    try await withMigrationDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("app.sqlite").path
-      let (applied, isNewer, queue) = try ConcurrencyTests.blocking {
+      let (applied, isNewer, queue) = try blocking {
         // migrations article example: begin
         var migrator = DatabaseMigrator()
         migrator.registerMigration("create team and player") { db in
@@ -47,7 +47,7 @@ import Testing
       }
       #expect(applied == ["create team and player", "add player email"])
       #expect(!isNewer)
-      let (columns, keys, strict) = try ConcurrencyTests.blocking {
+      let (columns, keys, strict) = try blocking {
         try queue.sync { db in
           (
             try db.columns(in: "player").map(\.name), try db.foreignKeys(in: "player"),

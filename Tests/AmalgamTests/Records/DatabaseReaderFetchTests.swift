@@ -117,7 +117,7 @@ private func expectEveryFetch(_ reader: some DatabaseReader, sourceLocation: Sou
 
 @Suite struct DatabaseReaderFetchTests {
   @Test func everyFetchRunsThroughADatabaseQueue() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("queue.sqlite").path
       try makePlayers(at: path)
       let queue = try DatabaseQueue(path: path)
@@ -128,7 +128,7 @@ private func expectEveryFetch(_ reader: some DatabaseReader, sourceLocation: Sou
   }
 
   @Test func everyFetchRunsThroughADatabasePool() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("pool.sqlite").path
       try makePlayers(at: path)
       let pool = try DatabasePool(path: path)
@@ -139,7 +139,7 @@ private func expectEveryFetch(_ reader: some DatabaseReader, sourceLocation: Sou
   }
 
   @Test func everyFetchRunsThroughADatabaseReadQueue() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("reader.sqlite").path
       try makePlayers(at: path)
       let reader = try DatabaseReadQueue(path: path)
@@ -150,7 +150,7 @@ private func expectEveryFetch(_ reader: some DatabaseReader, sourceLocation: Sou
   }
 
   @Test func aReadQueueFetchesWhatTheWriterCommitted() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("live.sqlite").path
       try makePlayers(at: path)
       let writer = try DatabaseQueue(path: path)

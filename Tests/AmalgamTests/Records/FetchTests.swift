@@ -170,7 +170,7 @@ private func makePlayers() throws -> Database {
   }
 
   @Test func fetchesRunThroughQueuesAndPools() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("fetch.sqlite").path
       let queue = try DatabaseQueue(path: path)
       try queue.sync { db in

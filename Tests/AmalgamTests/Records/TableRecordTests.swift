@@ -197,7 +197,7 @@ private func makeSchema() throws -> Database {
   }
 
   @Test func recordsWorkOnDisk() throws {
-    try withCoreTemporaryDirectory { directory in
+    try withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("records.sqlite").path
       do {
         let db = try Database(path: path)

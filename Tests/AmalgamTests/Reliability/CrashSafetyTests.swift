@@ -10,9 +10,9 @@ import Testing
 /// (it sets AMALGAM_CRASH_RUNS).
 @Suite struct CrashSafetyTests {
   @Test func everyPrintedCommitSurvivesSIGKILL() async throws {
-    let executable = try Reliability.executable("amalgam-crash-writer")
+    let executable = try ChildProcess.executable("amalgam-crash-writer")
     let runs = Reliability.count("AMALGAM_CRASH_RUNS", default: 24)
-    try await Reliability.withDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("crash.sqlite").path
       var generator = SystemRandomNumberGenerator()
       var committed = 0
@@ -22,7 +22,7 @@ import Testing
         // process loses nothing that it handed to the operating system.
         let synchronous = ["NORMAL", "FULL", "OFF"][run % 3]
         let delay = Double.random(in: 0.005...0.150, using: &generator)
-        let outcome = try await Reliability.run(executable, [path, synchronous], in: directory, killAfter: delay)
+        let outcome = try await ChildProcess.run(executable, [path, synchronous], in: directory, killAfter: delay)
         #expect(outcome.signaled && outcome.status == SIGKILL, "run \(run): \(outcome.status) \(outcome.stderr)")
         let printed = outcome.stdout.split(separator: "\n").compactMap { line in
           line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil

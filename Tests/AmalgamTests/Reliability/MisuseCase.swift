@@ -129,70 +129,58 @@ struct MisuseCase: Sendable, CustomTestStringConvertible {
   /// description mentions the given words, no statement is left unfinalized on the connection, and the
   /// database file holds what it held before.
   func run(sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("AmalgamMisuse-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer {
-      // Read-only permissions set by a case must not stop the clean-up.
-      try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
-      if let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
-        for file in files {
-          try? FileManager.default.setAttributes(
-            [.posixPermissions: 0o644], ofItemAtPath: directory.appendingPathComponent(file).path)
-        }
+    try withTemporaryDirectory { directory in
+      let fixture = try MisuseFixture(directory: directory)
+      try setup?(fixture)
+      let before = try MisuseFixture.checksum(path: fixture.path)
+
+      var thrown: (any Error)?
+      do {
+        try body(fixture)
+      } catch {
+        thrown = error
       }
-      try? FileManager.default.removeItem(at: directory)
-    }
-    let fixture = try MisuseFixture(directory: directory)
-    try setup?(fixture)
-    let before = try MisuseFixture.checksum(path: fixture.path)
-
-    var thrown: (any Error)?
-    do {
-      try body(fixture)
-    } catch {
-      thrown = error
-    }
-    guard let thrown else {
-      Issue.record("\(testDescription): no error thrown; expected \(expected)", sourceLocation: sourceLocation)
-      return
-    }
-    let description = String(describing: thrown)
-    #expect(
-      expected.matches(thrown), "\(testDescription): expected \(expected), got \(type(of: thrown)): \(description)",
-      sourceLocation: sourceLocation)
-    for word in mentions {
+      guard let thrown else {
+        Issue.record("\(testDescription): no error thrown; expected \(expected)", sourceLocation: sourceLocation)
+        return
+      }
+      let description = String(describing: thrown)
       #expect(
-        description.localizedCaseInsensitiveContains(word),
-        "\(testDescription): the message should mention \"\(word)\": \(description)", sourceLocation: sourceLocation)
-    }
-    #expect(!description.isEmpty, sourceLocation: sourceLocation)
-
-    // The failed call left no statement running (holding a read transaction) and no transaction open.
-    // Statements that SQLite's own modules keep prepared (FTS5's, for its shadow tables) are not
-    // running between calls.
-    if fixture.db.isOpen {
-      let handle = try fixture.db.sqliteHandle
-      var statement = sqlite3_next_stmt(handle, nil)
-      while let current = statement {
+        expected.matches(thrown), "\(testDescription): expected \(expected), got \(type(of: thrown)): \(description)",
+        sourceLocation: sourceLocation)
+      for word in mentions {
         #expect(
-          sqlite3_stmt_busy(current) == 0,
-          "\(testDescription): a statement was left running: \(String(cString: sqlite3_sql(current)))",
-          sourceLocation: sourceLocation)
-        statement = sqlite3_next_stmt(handle, current)
+          description.localizedCaseInsensitiveContains(word),
+          "\(testDescription): the message should mention \"\(word)\": \(description)", sourceLocation: sourceLocation)
       }
-      #expect(
-        fixture.db.isInAutocommitMode, "\(testDescription): a transaction was left open", sourceLocation: sourceLocation
-      )
-      // The connection still works after the error.
-      let count = try fixture.db.prepare(sql: "SELECT count(*) FROM ref").front(Int.self)
-      #expect(count != nil, sourceLocation: sourceLocation)
-      if !fixture.db.isInAutocommitMode { try fixture.db.rollback() }
-      try fixture.db.close()
-    }
-    if !changesDatabase {
-      let after = try MisuseFixture.checksum(path: fixture.path)
-      #expect(before == after, "\(testDescription): the database changed", sourceLocation: sourceLocation)
+      #expect(!description.isEmpty, sourceLocation: sourceLocation)
+
+      // The failed call left no statement running (holding a read transaction) and no transaction open.
+      // Statements that SQLite's own modules keep prepared (FTS5's, for its shadow tables) are not
+      // running between calls.
+      if fixture.db.isOpen {
+        let handle = try fixture.db.sqliteHandle
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+          #expect(
+            sqlite3_stmt_busy(current) == 0,
+            "\(testDescription): a statement was left running: \(String(cString: sqlite3_sql(current)))",
+            sourceLocation: sourceLocation)
+          statement = sqlite3_next_stmt(handle, current)
+        }
+        #expect(
+          fixture.db.isInAutocommitMode, "\(testDescription): a transaction was left open", sourceLocation: sourceLocation
+        )
+        // The connection still works after the error.
+        let count = try fixture.db.prepare(sql: "SELECT count(*) FROM ref").front(Int.self)
+        #expect(count != nil, sourceLocation: sourceLocation)
+        if !fixture.db.isInAutocommitMode { try fixture.db.rollback() }
+        try fixture.db.close()
+      }
+      if !changesDatabase {
+        let after = try MisuseFixture.checksum(path: fixture.path)
+        #expect(before == after, "\(testDescription): the database changed", sourceLocation: sourceLocation)
+      }
     }
   }
 }

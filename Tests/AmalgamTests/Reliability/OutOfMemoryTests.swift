@@ -32,7 +32,7 @@ import Testing
   static func run(_ executable: URL, failAt: Int, mode: String, in directory: URL) async throws -> Run {
     let path = directory.appendingPathComponent("oom.sqlite").path
     for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    let outcome = try await Reliability.run(executable, [path, String(failAt), mode], in: directory)
+    let outcome = try await ChildProcess.run(executable, [path, String(failAt), mode], in: directory)
     #expect(!outcome.signaled, "N=\(failAt) \(mode): killed by signal \(outcome.status)\n\(outcome.stderr)")
     #expect(outcome.status == 0, "N=\(failAt) \(mode): \(outcome.stdout)\(outcome.stderr)")
     let run = Run(failAt: failAt, line: outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -57,9 +57,9 @@ import Testing
   /// Runs N = 1, 2, ... (every N, or densely at first and then a sample) until the script completes with
   /// no failure injected; returns the runs.
   static func runs(mode: String) async throws -> [Run] {
-    let executable = try Reliability.executable("amalgam-oom-runner")
+    let executable = try ChildProcess.executable("amalgam-oom-runner")
     let everyN = Reliability.count("AMALGAM_OOM_EVERY_N", default: 0) > 0
-    return try await Reliability.withDirectory { directory in
+    return try await withTemporaryDirectory { directory in
       let reference = try await run(executable, failAt: 0, mode: mode, in: directory)
       #expect(reference.completed && reference.failures == 0, "\(reference.line)")
       let allocations = reference.allocations

@@ -135,14 +135,14 @@ import Testing
   static func trials(_ setting: Setting, keepPercent: Int32, count: Int) async throws -> [Trial] {
     var generator = SystemRandomNumberGenerator()
     let referenceSeed: UInt64 = generator.next()
-    let reference = try await Reliability.withDirectory { directory in
+    let reference = try withTemporaryDirectory { directory in
       try Self.trial(setting, in: directory, cutAt: 0, keepPercent: keepPercent, seed: referenceSeed)
     }
     var trials = [reference]
     for _ in 0..<count {
       let seed: UInt64 = generator.next()
       let cutAt = Int64.random(in: 1...max(1, reference.operations), using: &generator)
-      let trial = try await Reliability.withDirectory { directory in
+      let trial = try withTemporaryDirectory { directory in
         try Self.trial(setting, in: directory, cutAt: cutAt, keepPercent: keepPercent, seed: seed)
       }
       // Nothing acknowledged and durable is lost; at most the transaction in flight is added.
@@ -209,7 +209,7 @@ import Testing
   /// with every unsynced write dropped leaves an empty file.
   @Test func unsyncedWritesAreLost() async throws {
     let setting = Setting(journalMode: "WAL", synchronous: "OFF")
-    let trial = try await Reliability.withDirectory { directory in
+    let trial = try withTemporaryDirectory { directory in
       try Self.trial(setting, in: directory, cutAt: 0, keepPercent: 0, seed: 1)
     }
     #expect(trial.acknowledged == Self.transactions)

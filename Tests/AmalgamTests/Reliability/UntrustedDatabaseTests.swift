@@ -7,15 +7,6 @@ extension ReliabilityTests {
   /// against database files from untrusted sources.
   @Suite("Untrusted databases")
   struct UntrustedDatabaseTests {
-    /// A fresh directory, removed with its files when `body` returns.
-    func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("AmalgamUntrusted-\(UUID().uuidString)", isDirectory: true)
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      return try body(directory)
-    }
-
     /// The ways an attacker's schema can call an application function without the application asking:
     /// the schema object, and the statement that makes it run.
     static let attacks: [(place: String, schema: String, trigger: String)] = [
@@ -68,7 +59,7 @@ extension ReliabilityTests {
     }
 
     @Test func theProfileIsApplied() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("plain.db").path
         try Database(path: path).execute(sql: "CREATE TABLE t(x)")
         let db = try Database.openUntrusted(path: path)
@@ -93,7 +84,7 @@ extension ReliabilityTests {
     @Test(arguments: attacks.indices)
     func aCraftedSchemaCannotCallAFunctionThatIsNotInnocuous(_ attack: Int) throws {
       let (place, schema, trigger) = Self.attacks[attack]
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("crafted.db").path
         try writeCraftedDatabase(at: path, schema: schema)
 
@@ -134,7 +125,7 @@ extension ReliabilityTests {
     }
 
     @Test func viewsAndTriggersCanBeTurnedOff() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("crafted.db").path
         try writeCraftedDatabase(at: path, schema: Self.attacks[1].schema)
         let profile = UntrustedDatabaseProfile(readOnly: false, allowsViews: false, allowsTriggers: false)
@@ -151,7 +142,7 @@ extension ReliabilityTests {
     }
 
     @Test func defensiveModeRefusesToCorruptTheFile() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("plain.db").path
         try Database(path: path).execute(sql: "CREATE TABLE t(x)")
         let db = try Database.openUntrusted(path: path, profile: UntrustedDatabaseProfile(readOnly: false))
@@ -164,7 +155,7 @@ extension ReliabilityTests {
     }
 
     @Test func aFileThatIsNotADatabaseFailsCleanly() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("garbage.db").path
         try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: SQLiteError.self) { _ = try Database.openUntrusted(path: path) }
@@ -174,7 +165,7 @@ extension ReliabilityTests {
     }
 
     @Test func aMissingFileIsNotCreated() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("missing.db").path
         let error = #expect(throws: SQLiteError.self) {
           _ = try Database.openUntrusted(path: path, profile: UntrustedDatabaseProfile(readOnly: false))
@@ -185,7 +176,7 @@ extension ReliabilityTests {
     }
 
     @Test func aTruncatedFileFailsTheQuickCheck() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("whole.db").path
         let db = try Database(path: path)
         try db.batch(
@@ -206,7 +197,7 @@ extension ReliabilityTests {
     }
 
     @Test func aDamagedPageFailsTheQuickCheck() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("damaged.db").path
         let db = try Database(path: path)
         try db.batch(
@@ -230,7 +221,7 @@ extension ReliabilityTests {
     }
 
     @Test func anOversizedFileIsRefusedBeforeOpening() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("big.db").path
         let db = try Database(path: path)
         try db.execute(sql: "CREATE TABLE t(b BLOB)")
@@ -247,7 +238,7 @@ extension ReliabilityTests {
     }
 
     @Test func aValueOverTheLengthLimitFailsToRead() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("long.db").path
         let db = try Database(path: path)
         try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, b BLOB)")
@@ -262,7 +253,7 @@ extension ReliabilityTests {
     }
 
     @Test func aSchemaOverTheLimitsFailsCleanly() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("wide.db").path
         let columns = (1...150).map { "c\($0)" }.joined(separator: ", ")
         try Database(path: path).execute(sql: "CREATE TABLE wide(\(columns))")
@@ -277,7 +268,7 @@ extension ReliabilityTests {
     }
 
     @Test func theProfileAppliesToDeserializedBytes() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("crafted.db").path
         try writeCraftedDatabase(at: path, schema: Self.attacks[2].schema)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -294,7 +285,7 @@ extension ReliabilityTests {
     }
 
     @Test func readmeExample() throws {
-      try withDirectory { directory in
+      try withTemporaryDirectory { directory in
         let downloadedFile = directory.appendingPathComponent("download.db").path
         try Database(path: downloadedFile).batch(
           sql: "CREATE TABLE items(name TEXT); INSERT INTO items VALUES ('a'), ('b');")

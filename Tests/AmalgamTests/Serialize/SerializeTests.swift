@@ -59,36 +59,33 @@ import Testing
   }
 
   @Test func aFileDatabaseSerializesToItsFileContent() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "AmalgamSerialize-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("file.db").path
-    let db = try Self.makeDatabase(path: path)
-    let image = try db.serialize()
-    #expect(image == (try Data(contentsOf: URL(fileURLWithPath: path))))
-    // The no-copy form falls back to a copy for a file database, with the same bytes.
-    #expect(try db.withSerializedBytes { Data($0) } == image)
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("file.db").path
+      let db = try Self.makeDatabase(path: path)
+      let image = try db.serialize()
+      #expect(image == (try Data(contentsOf: URL(fileURLWithPath: path))))
+      // The no-copy form falls back to a copy for a file database, with the same bytes.
+      #expect(try db.withSerializedBytes { Data($0) } == image)
+    }
   }
 
   /// A WAL-mode file's image says WAL in its header; without changing that, every statement on the
   /// deserialized copy failed with SQLITE_CANTOPEN (found by the out-of-memory script of issue 18).
   @Test func theImageOfAWALDatabaseDeserializesIntoAWorkingDatabase() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamWAL-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let source = try Self.makeDatabase(path: directory.appendingPathComponent("wal.sqlite").path)
-    #expect(try source.prepare(sql: "PRAGMA journal_mode = WAL").front(String.self) == "wal")
-    try source.execute(sql: "INSERT INTO person(name) VALUES ('after WAL')")
-    let image = try source.serialize()
-    #expect(image[18] == 2 && image[19] == 2)
-    let copy = try Database()
-    try copy.deserialize(image)
-    #expect(try copy.prepare(sql: "SELECT count(*) FROM person").front(Int.self) == 301)
-    try copy.execute(sql: "INSERT INTO person(name) VALUES ('in the copy')")
-    #expect(try copy.prepare(sql: "PRAGMA journal_mode").front(String.self) == "memory")
-    #expect(try Self.contents(copy)["tag"] == Self.contents(source)["tag"])
-    #expect(try source.prepare(sql: "SELECT count(*) FROM person").front(Int.self) == 301)
+    try withTemporaryDirectory { directory in
+      let source = try Self.makeDatabase(path: directory.appendingPathComponent("wal.sqlite").path)
+      #expect(try source.prepare(sql: "PRAGMA journal_mode = WAL").front(String.self) == "wal")
+      try source.execute(sql: "INSERT INTO person(name) VALUES ('after WAL')")
+      let image = try source.serialize()
+      #expect(image[18] == 2 && image[19] == 2)
+      let copy = try Database()
+      try copy.deserialize(image)
+      #expect(try copy.prepare(sql: "SELECT count(*) FROM person").front(Int.self) == 301)
+      try copy.execute(sql: "INSERT INTO person(name) VALUES ('in the copy')")
+      #expect(try copy.prepare(sql: "PRAGMA journal_mode").front(String.self) == "memory")
+      #expect(try Self.contents(copy)["tag"] == Self.contents(source)["tag"])
+      #expect(try source.prepare(sql: "SELECT count(*) FROM person").front(Int.self) == 301)
+    }
   }
 
   @Test func attachedAndTempSchemas() throws {
@@ -276,31 +273,30 @@ import Testing
   }
 
   @Test func vacuumIntoWritesACompactCopy() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamVacuum-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let source = try Self.makeDatabase(path: directory.appendingPathComponent("source.db").path)
-    try source.batch(sql: "DELETE FROM tag WHERE person > 50; DELETE FROM person WHERE id > 50")
-    let sourcePages = try #require(try source.prepare(sql: "PRAGMA page_count").front(Int.self))
-    let copyPath = directory.appendingPathComponent("copy.db").path
-    try source.vacuum(into: copyPath)
-    let copy = try Database(path: copyPath, options: .readOnly)
-    #expect(try Self.contents(copy) == Self.contents(source))
-    let copyPages = try #require(try copy.prepare(sql: "PRAGMA page_count").front(Int.self))
-    #expect(copyPages < sourcePages)
-    // VACUUM INTO refuses to overwrite a database.
-    #expect {
+    try withTemporaryDirectory { directory in
+      let source = try Self.makeDatabase(path: directory.appendingPathComponent("source.db").path)
+      try source.batch(sql: "DELETE FROM tag WHERE person > 50; DELETE FROM person WHERE id > 50")
+      let sourcePages = try #require(try source.prepare(sql: "PRAGMA page_count").front(Int.self))
+      let copyPath = directory.appendingPathComponent("copy.db").path
       try source.vacuum(into: copyPath)
-    } throws: { error in
-      (error as? SQLiteError)?.message.contains("output file already exists") == true
+      let copy = try Database(path: copyPath, options: .readOnly)
+      #expect(try Self.contents(copy) == Self.contents(source))
+      let copyPages = try #require(try copy.prepare(sql: "PRAGMA page_count").front(Int.self))
+      #expect(copyPages < sourcePages)
+      // VACUUM INTO refuses to overwrite a database.
+      #expect {
+        try source.vacuum(into: copyPath)
+      } throws: { error in
+        (error as? SQLiteError)?.message.contains("output file already exists") == true
+      }
+      // Any schema name, quoted safely.
+      try source.execute(sql: "ATTACH ':memory:' AS \"odd \"\"name\"")
+      try source.execute(sql: "CREATE TABLE \"odd \"\"name\".t(x)")
+      let attachedCopy = directory.appendingPathComponent("attached.db").path
+      try source.vacuum(into: attachedCopy, schema: "odd \"name")
+      let attached = try Database(path: attachedCopy)
+      #expect(try attached.prepare(sql: "SELECT name FROM sqlite_schema").front(String.self) == "t")
     }
-    // Any schema name, quoted safely.
-    try source.execute(sql: "ATTACH ':memory:' AS \"odd \"\"name\"")
-    try source.execute(sql: "CREATE TABLE \"odd \"\"name\".t(x)")
-    let attachedCopy = directory.appendingPathComponent("attached.db").path
-    try source.vacuum(into: attachedCopy, schema: "odd \"name")
-    let attached = try Database(path: attachedCopy)
-    #expect(try attached.prepare(sql: "SELECT name FROM sqlite_schema").front(String.self) == "t")
   }
 }
 

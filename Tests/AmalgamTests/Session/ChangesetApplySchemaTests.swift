@@ -28,7 +28,7 @@
     }
 
     private func rowCount(_ db: Database, _ table: String) throws -> Int? {
-      try coreScalar(db, "SELECT count(*) FROM \(table)", as: Int.self)
+      try db.fetchOne(Int.self, sql: "SELECT count(*) FROM \(table)")
     }
 
     /// Applies and returns the mismatch error, recording an issue for any other outcome.
@@ -121,7 +121,7 @@
       try source.execute(sql: "INSERT INTO r VALUES ('x', 'y')")
       let target = try makeDatabase()
       try target.apply(try session.changeset())
-      #expect(try coreScalar(target, "SELECT a || b FROM r", as: String.self) == "xy")
+      #expect(try target.fetchOne(String.self, sql: "SELECT a || b FROM r") == "xy")
     }
 
     @Test func sqliteStat1FitsOnlyWhereItExists() throws {
@@ -145,7 +145,7 @@
       try withStatistics.apply(changeset)
       let statistics = "SELECT group_concat(tbl || idx || stat) FROM sqlite_stat1"
       #expect(
-        try coreScalar(withStatistics, statistics, as: String.self) == coreScalar(source, statistics, as: String.self))
+        try withStatistics.fetchOne(String.self, sql: statistics) == source.fetchOne(String.self, sql: statistics))
     }
 
     @Test func everyTableThatDoesNotFitIsNamedInOrder() throws {
@@ -216,11 +216,11 @@
     @Test func anErrorThrownByTheTableFilterUndoesTablesAppliedBeforeIt() throws {
       // SQLite has no way to stop from its table filter: the tables before it stayed applied.
       let db = try target("CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)")
-      #expect(throws: SessionTestError(id: 7)) {
+      #expect(throws: TestError(id: 7)) {
         try db.apply(
           try changeset(),
           tableFilter: { table in
-            if table == "u" { throw SessionTestError(id: 7) }
+            if table == "u" { throw TestError(id: 7) }
             return true
           }
         ) { _ in .abort }

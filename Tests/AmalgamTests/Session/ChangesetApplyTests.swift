@@ -15,8 +15,8 @@
       try b.apply(fromA)
       try a.apply(fromB)
       #expect(try sessionContents(a) == sessionContents(b))
-      #expect(try coreScalar(a, "SELECT note FROM item WHERE id = 1", as: String.self) == "a")
-      #expect(try coreScalar(a, "SELECT price FROM item WHERE id = 3", as: Double.self) == 7)
+      #expect(try a.fetchOne(String.self, sql: "SELECT note FROM item WHERE id = 1") == "a")
+      #expect(try a.fetchOne(Double.self, sql: "SELECT price FROM item WHERE id = 3") == 7)
     }
 
     @Test func tableFilterSkipsRejectedTables() throws {
@@ -31,8 +31,8 @@
         }
       ) { _ in .abort }
       #expect(Set(asked) == ["item", "tag"])
-      #expect(try coreScalar(target, "SELECT count(*) FROM tag", as: Int.self) == 2)
-      #expect(try coreScalar(target, "SELECT sum(price) FROM item", as: Double.self) == 0)
+      #expect(try target.fetchOne(Int.self, sql: "SELECT count(*) FROM tag") == 2)
+      #expect(try target.fetchOne(Double.self, sql: "SELECT sum(price) FROM item") == 0)
     }
 
     // MARK: - Conflicts, each kind, each answer
@@ -64,24 +64,24 @@
       #expect(omitted.conflicts.map(\.kind) == [.data])
       #expect(omitted.conflicts.first?.conflictingValues == [.integer(2), .text("ink"), .real(99), .text("blue")])
       #expect(omitted.conflicts.first?.change?.newValues == [nil, nil, .real(5), nil])
-      #expect(try coreScalar(omitted.target, "SELECT price FROM item WHERE id = 2", as: Double.self) == 99)
+      #expect(try omitted.target.fetchOne(Double.self, sql: "SELECT price FROM item WHERE id = 2") == 99)
 
       let replaced = try dataConflict(.replace, sourceChange: change)
       #expect(replaced.error == nil)
-      #expect(try coreScalar(replaced.target, "SELECT price FROM item WHERE id = 2", as: Double.self) == 5)
+      #expect(try replaced.target.fetchOne(Double.self, sql: "SELECT price FROM item WHERE id = 2") == 5)
 
       let aborted = try dataConflict(.abort, sourceChange: change)
       #expect((aborted.error as? SQLiteError)?.code == .abort)
-      #expect(try coreScalar(aborted.target, "SELECT price FROM item WHERE id = 2", as: Double.self) == 99)
+      #expect(try aborted.target.fetchOne(Double.self, sql: "SELECT price FROM item WHERE id = 2") == 99)
     }
 
     @Test func dataConflictOnDelete() throws {
       let change = "DELETE FROM item WHERE id = 2"
       let omitted = try dataConflict(.omit, sourceChange: change)
       #expect(omitted.conflicts.map(\.kind) == [.data])
-      #expect(try coreScalar(omitted.target, "SELECT count(*) FROM item WHERE id = 2", as: Int.self) == 1)
+      #expect(try omitted.target.fetchOne(Int.self, sql: "SELECT count(*) FROM item WHERE id = 2") == 1)
       let replaced = try dataConflict(.replace, sourceChange: change)
-      #expect(try coreScalar(replaced.target, "SELECT count(*) FROM item WHERE id = 2", as: Int.self) == 0)
+      #expect(try replaced.target.fetchOne(Int.self, sql: "SELECT count(*) FROM item WHERE id = 2") == 0)
     }
 
     @Test func notFoundConflict() throws {
@@ -113,7 +113,7 @@
       let error = expectSQLiteError { try target.apply(changeset) { _ in .replace } }
       #expect(error?.code == .misuse)
       #expect(error?.message.contains("only data and conflict conflicts can be replaced") == true)
-      #expect(try coreScalar(target, "SELECT count(*) FROM item WHERE id = 1", as: Int.self) == 1)
+      #expect(try target.fetchOne(Int.self, sql: "SELECT count(*) FROM item WHERE id = 1") == 1)
     }
 
     @Test func conflictOnInsertOfAnExistingKey() throws {
@@ -130,7 +130,7 @@
         }
         #expect(conflicts.map(\.kind) == [.conflict])
         #expect(conflicts.first?.conflictingValues == [.integer(7), .text("ours"), .real(2), .null])
-        let name = try coreScalar(target, "SELECT name FROM item WHERE id = 7", as: String.self)
+        let name = try target.fetchOne(String.self, sql: "SELECT name FROM item WHERE id = 7")
         #expect(name == (answer == .replace ? "theirs" : "ours"))
         #expect((try? result.get()) == nil ? answer == .abort : answer != .abort)
       }
@@ -153,8 +153,8 @@
         #expect(kinds == [.constraint])
         if answer == .omit {
           #expect(throws: Never.self) { try result.get() }
-          #expect(try coreScalar(target, "SELECT count(*) FROM tag WHERE id = 5", as: Int.self) == 0)
-          #expect(try coreScalar(target, "SELECT name FROM item WHERE id = 8", as: String.self) == "ok")
+          #expect(try target.fetchOne(Int.self, sql: "SELECT count(*) FROM tag WHERE id = 5") == 0)
+          #expect(try target.fetchOne(String.self, sql: "SELECT name FROM item WHERE id = 8") == "ok")
         } else {
           #expect(throws: SQLiteError.self) { try result.get() }
           #expect(try sessionContents(target) == before)
@@ -180,7 +180,7 @@
         #expect(conflicts.first?.change == nil)
         if answer == .omit {
           #expect(throws: Never.self) { try result.get() }
-          #expect(try coreScalar(target, "SELECT label FROM tag WHERE id = 9", as: String.self) == "pads")
+          #expect(try target.fetchOne(String.self, sql: "SELECT label FROM tag WHERE id = 9") == "pads")
         } else {
           #expect(throws: SQLiteError.self) { try result.get() }
           #expect(try sessionContents(target) == before)
@@ -214,11 +214,11 @@
       let target = try makeSessionDatabase()
       try target.execute(sql: "INSERT INTO item VALUES (20, 'mine', 1, NULL)")
       let before = try sessionContents(target)
-      #expect(throws: SessionTestError(id: 3)) {
-        try target.apply(changeset) { _ in throw SessionTestError(id: 3) }
+      #expect(throws: TestError(id: 3)) {
+        try target.apply(changeset) { _ in throw TestError(id: 3) }
       }
-      #expect(throws: SessionTestError(id: 4)) {
-        try target.apply(changeset, tableFilter: { _ in throw SessionTestError(id: 4) }) { _ in .abort }
+      #expect(throws: TestError(id: 4)) {
+        try target.apply(changeset, tableFilter: { _ in throw TestError(id: 4) }) { _ in .abort }
       }
       #expect(try sessionContents(target) == before)
     }
@@ -232,7 +232,7 @@
         try target.execute(sql: "UPDATE item SET note = 'merged' WHERE id = 7")
         return .omit
       }
-      #expect(try coreScalar(target, "SELECT note FROM item WHERE id = 7", as: String.self) == "merged")
+      #expect(try target.fetchOne(String.self, sql: "SELECT note FROM item WHERE id = 7") == "merged")
     }
 
     @Test func closingTheDatabaseInsideTheConflictHandlerIsRefused() throws {
@@ -245,7 +245,7 @@
       try target.apply(changeset) { _ in
         do { try target.close() } catch { closeError = error }
         // Reading (and writing) the database is still allowed.
-        seenName = try coreScalar(target, "SELECT name FROM item WHERE id = 7", as: String.self)
+        seenName = try target.fetchOne(String.self, sql: "SELECT name FROM item WHERE id = 7")
         return .omit
       }
       #expect(
@@ -274,7 +274,7 @@
         }
       ) { _ in .abort }
       #expect(closeError?.code == .misuse)
-      #expect(try coreScalar(target, "SELECT name FROM item WHERE id = 7", as: String.self) == "theirs")
+      #expect(try target.fetchOne(String.self, sql: "SELECT name FROM item WHERE id = 7") == "theirs")
       // Once the apply returned, closing works.
       try target.close()
     }
@@ -323,14 +323,14 @@
       let changeset = try session.changeset()
       let cascading = try makeDatabase()
       try cascading.apply(changeset)
-      #expect(try coreScalar(cascading, "SELECT count(*) FROM child", as: Int.self) == 0)
+      #expect(try cascading.fetchOne(Int.self, sql: "SELECT count(*) FROM child") == 0)
       let noAction = try makeDatabase()
       var kinds: [ChangesetConflict.Kind] = []
       try noAction.apply(changeset, options: .foreignKeyNoAction) {
         kinds.append($0.kind); return .omit
       }
       #expect(kinds == [.foreignKey])
-      #expect(try coreScalar(noAction, "SELECT count(*) FROM child", as: Int.self) == 1)
+      #expect(try noAction.fetchOne(Int.self, sql: "SELECT count(*) FROM child") == 1)
     }
 
     // MARK: - Invert, concat, changegroup, rebaser
@@ -631,7 +631,7 @@
         print("Skipping the sqldiff interoperability test: sqldiff is not installed (apt-get install sqlite3-tools)")
         return
       }
-      try withSessionTestDirectory { directory in
+      try withTemporaryDirectory { directory in
         let fromPath = directory.appendingPathComponent("from.db").path
         let toPath = directory.appendingPathComponent("to.db").path
         let changesPath = directory.appendingPathComponent("changes.bin").path

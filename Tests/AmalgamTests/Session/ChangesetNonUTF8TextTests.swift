@@ -16,7 +16,7 @@
 
     /// The storage class and bytes of row `id`'s body.
     private func body(_ db: Database, id: Int) throws -> String? {
-      try coreScalar(db, "SELECT typeof(body) || ' ' || hex(body) FROM t WHERE id = ?", [id], as: String.self)
+      try db.fetchOne(String.self, sql: "SELECT typeof(body) || ' ' || hex(body) FROM t WHERE id = ?", arguments: [id])
     }
 
     @Test func operationsGiveTheTextsBytesAndSayItIsText() throws {

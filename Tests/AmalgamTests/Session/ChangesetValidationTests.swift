@@ -85,7 +85,7 @@
       let target = try makeTarget()
       try target.apply(changeset)
       #expect(
-        try coreScalar(target, "SELECT group_concat(id || name || note) FROM t", as: String.self) == "1abcd,2abcd")
+        try target.fetchOne(String.self, sql: "SELECT group_concat(id || name || note) FROM t") == "1abcd,2abcd")
     }
 
     @Test func everyInMemoryEntryPointThrowsCorruptForCorruptBytes() throws {
@@ -110,7 +110,7 @@
         expectCorrupt("apply, \(name)") { try target.apply(changeset) }
         expectCorrupt("apply with .noSavepoint, \(name)") { try target.apply(changeset, options: .noSavepoint) }
         // Checked before SQLite applies anything, even without a savepoint to undo it.
-        #expect(try coreScalar(target, "SELECT count(*) FROM t", as: Int.self) == 0)
+        #expect(try target.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 0)
       }
     }
 
@@ -137,7 +137,7 @@
         let target = try makeTarget()
         expectCorrupt("applyChangeset(from:), \(name)") { try target.applyChangeset(from: input()) }
         // The savepoint undid the change applied before the corrupt one.
-        #expect(try coreScalar(target, "SELECT count(*) FROM t", as: Int.self) == 0)
+        #expect(try target.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 0)
       }
     }
 

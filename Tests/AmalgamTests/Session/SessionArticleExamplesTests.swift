@@ -128,7 +128,7 @@
       let first = try session.changeset()
       let second = try recordChangeset(source, "DELETE FROM note WHERE id = 1")
       let replica = try makeNotes()
-      try withSessionTestDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("merged.changeset").path
         // Sessions article, merge: begin
         let group = try Changegroup()

@@ -45,21 +45,6 @@
     return try session.changeset()
   }
 
-  /// Runs `body` with a fresh, empty directory under the system's temporary directory, and removes it
-  /// afterwards.
-  func withSessionTestDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("AmalgamSessionTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-  }
-
-  /// An error thrown by test closures, to check that the library rethrows exactly what it was given.
-  struct SessionTestError: Error, Equatable {
-    let id: Int
-  }
-
   /// A small deterministic random generator, so that the corrupt-input tests are reproducible.
   struct SessionTestRandom: RandomNumberGenerator {
     var state: UInt64

@@ -117,7 +117,7 @@
     }
 
     @Test func diffRecordsWhatTurnsAnotherDatabasesTableIntoThisOne() throws {
-      try withSessionTestDirectory { directory in
+      try withTemporaryDirectory { directory in
         let oldPath = directory.appendingPathComponent("old.db").path
         do {
           let old = try Database(path: oldPath)
@@ -179,7 +179,7 @@
       try session.writePatchset { patch.append(contentsOf: $0) }
       #expect(patch == (try session.patchset().data))
 
-      try withSessionTestDirectory { directory in
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("changes.bin").path
         try session.writeChangeset(to: ChangesetStreams.writing(toFile: path))
         #expect(try Changeset(contentsOfFile: path) == session.changeset())
@@ -199,11 +199,11 @@
       let session = try Session(database: db)
       try session.attach()
       try db.execute(sql: "UPDATE item SET price = 9")
-      #expect(throws: SessionTestError(id: 7)) {
-        try session.writeChangeset { _ in throw SessionTestError(id: 7) }
+      #expect(throws: TestError(id: 7)) {
+        try session.writeChangeset { _ in throw TestError(id: 7) }
       }
-      #expect(throws: SessionTestError(id: 8)) {
-        _ = try ChangesetReader(from: { _ in throw SessionTestError(id: 8) }).next()
+      #expect(throws: TestError(id: 8)) {
+        _ = try ChangesetReader(from: { _ in throw TestError(id: 8) }).next()
       }
     }
 
@@ -249,9 +249,9 @@
 
     @Test func tableFilterClosureIsReleasedWithTheSession() throws {
       let db = try makeSessionDatabase()
-      weak var weakToken: HookTestToken?
+      weak var weakToken: LifetimeProbe?
       do {
-        let token = HookTestToken()
+        let token = LifetimeProbe()
         weakToken = token
         let session = try Session(database: db)
         try session.setTableFilter { _ in

@@ -20,7 +20,7 @@ struct QueryPlanningTests {
 
   @Test func equalityOnTheKeyProducesOneRow() throws {
     let (db, store) = try makeTable()
-    #expect(try firstValue(db, "SELECT value FROM kv WHERE key = ?", ["k123"]) == 123)
+    #expect(try db.fetchOne(sql: "SELECT value FROM kv WHERE key = ?", arguments: ["k123"]) == 123)
     #expect(store.rowsProduced == 1)
   }
 
@@ -55,7 +55,7 @@ struct QueryPlanningTests {
 
   @Test func withoutConstraintsTheTableIsScannedInFull() throws {
     let (db, store) = try makeTable()
-    #expect(try firstValue(db, "SELECT count(*) FROM kv WHERE value >= 0") == 1000)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM kv WHERE value >= 0") == 1000)
     #expect(store.rowsProduced == 1000)
   }
 
@@ -90,7 +90,7 @@ struct QueryPlanningTests {
       AND b LIKE 'x%' AND b GLOB 'y*' AND b REGEXP 'z' AND b IS NOT 7 AND b IS NULL AND c IS NOT NULL
       AND c IS 8 AND b = 'q' COLLATE NOCASE ORDER BY c DESC, a
       """
-    _ = try allRows(db, sql)
+    _ = try db.prepare(sql: sql).allRows()
     let info = try #require(PlanRecorder.seen.last)
     let operators = info.constraints.map(\.operator)
     for expected: VirtualTableIndexInfo.Operator in [
@@ -107,19 +107,19 @@ struct QueryPlanningTests {
     #expect(PlanRecorder.rightHandValues.contains(.text("x%")))
 
     PlanRecorder.seen = []
-    _ = try allRows(db, "SELECT a FROM recorder LIMIT 10 OFFSET 2")
+    _ = try db.prepare(sql: "SELECT a FROM recorder LIMIT 10 OFFSET 2").allRows()
     let limits = try #require(PlanRecorder.seen.last).constraints.map(\.operator)
     #expect(limits.contains(.limit) && limits.contains(.offset))
     #expect(try #require(PlanRecorder.seen.last).columnsUsed == 1)
 
     PlanRecorder.seen = []
-    _ = try allRows(db, "SELECT DISTINCT a FROM recorder")
+    _ = try db.prepare(sql: "SELECT DISTINCT a FROM recorder").allRows()
     #expect(try #require(PlanRecorder.seen.last).distinct == .distinct)
     PlanRecorder.seen = []
-    _ = try allRows(db, "SELECT a, count(*) FROM recorder GROUP BY a")
+    _ = try db.prepare(sql: "SELECT a, count(*) FROM recorder GROUP BY a").allRows()
     #expect(try #require(PlanRecorder.seen.last).distinct == .grouped)
     PlanRecorder.seen = []
-    _ = try allRows(db, "SELECT a FROM recorder WHERE a IN (1, 2, 3)")
+    _ = try db.prepare(sql: "SELECT a FROM recorder WHERE a IN (1, 2, 3)").allRows()
     #expect(try #require(PlanRecorder.seen.last).constraints.contains { $0.isINListAvailable })
 
     // Kept after the call: the index info no longer reads from SQLite.

@@ -52,8 +52,8 @@ struct SeriesModuleTests {
             // wrong sign (an assertion fails in seriesNext in debug builds): compare LIMIT on
             // ascending series only.
             if clause.contains("LIMIT"), (step ?? 1) < 0 { continue }
-            let swift = try allRows(db, "SELECT value, start, stop, step FROM swift_series(\(arguments)) \(clause)")
-            let c = try allRows(db, "SELECT value, start, stop, step FROM generate_series(\(arguments)) \(clause)")
+            let swift = try db.prepare(sql: "SELECT value, start, stop, step FROM swift_series(\(arguments)) \(clause)").allRows()
+            let c = try db.prepare(sql: "SELECT value, start, stop, step FROM generate_series(\(arguments)) \(clause)").allRows()
             #expect(swift == c, "generate_series(\(arguments)) \(clause)")
             compared += 1
           }
@@ -77,10 +77,8 @@ struct SeriesModuleTests {
       let sql = """
         SELECT a.value, b.value FROM swift_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2
         """
-      let rows = try allRows(db, sql)
-      let expected = try allRows(
-        db, "SELECT a.value, b.value FROM generate_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2"
-      )
+      let rows = try db.prepare(sql: sql).allRows()
+      let expected = try db.prepare(sql: "SELECT a.value, b.value FROM generate_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2").allRows()
       #expect(rows == expected)
       #expect(rows.count == 10)
     }

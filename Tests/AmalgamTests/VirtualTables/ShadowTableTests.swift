@@ -54,29 +54,28 @@ struct ShadowTableTests {
   }
 
   @Test func defensiveModeMakesDeclaredShadowTablesReadOnly() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AmalgamShadow-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let db = try makeDatabase(in: directory)
-    try db.setEnabled(.defensive, to: true)
+    try withTemporaryDirectory { directory in
+      let db = try makeDatabase(in: directory)
+      try db.setEnabled(.defensive, to: true)
 
-    // Declared suffixes, compared ignoring case: read-only to ordinary SQL.
-    for table in ["s_data", "s_config"] {
-      let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "INSERT INTO \(table) VALUES (1)") }
-      #expect(error?.message.contains("may not be modified") == true, "\(table): \(String(describing: error))")
+      // Declared suffixes, compared ignoring case: read-only to ordinary SQL.
+      for table in ["s_data", "s_config"] {
+        let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "INSERT INTO \(table) VALUES (1)") }
+        #expect(error?.message.contains("may not be modified") == true, "\(table): \(String(describing: error))")
+      }
+      // Reading them is allowed.
+      #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM s_data") == 0)
+      // A suffix the module does not declare, and the module without shadow tables: ordinary tables.
+      try db.execute(sql: "INSERT INTO s_other VALUES (1)")
+      try db.execute(sql: "INSERT INTO p_data VALUES (1)")
+      try db.execute(sql: "INSERT INTO p_config VALUES (1)")
+      #expect(try db.fetchValue(Int.self, sql: "SELECT (SELECT count(*) FROM s_other) + (SELECT count(*) FROM p_data)") == 2)
+
+      // Without defensive mode the shadow tables are writable, as SQLite documents.
+      try db.setEnabled(.defensive, to: false)
+      try db.execute(sql: "INSERT INTO s_data VALUES (2)")
+      #expect(try db.fetchValue(Int.self, sql: "SELECT x FROM s_data") == 2)
     }
-    // Reading them is allowed.
-    #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM s_data") == 0)
-    // A suffix the module does not declare, and the module without shadow tables: ordinary tables.
-    try db.execute(sql: "INSERT INTO s_other VALUES (1)")
-    try db.execute(sql: "INSERT INTO p_data VALUES (1)")
-    try db.execute(sql: "INSERT INTO p_config VALUES (1)")
-    #expect(try db.fetchValue(Int.self, sql: "SELECT (SELECT count(*) FROM s_other) + (SELECT count(*) FROM p_data)") == 2)
-
-    // Without defensive mode the shadow tables are writable, as SQLite documents.
-    try db.setEnabled(.defensive, to: false)
-    try db.execute(sql: "INSERT INTO s_data VALUES (2)")
-    #expect(try db.fetchValue(Int.self, sql: "SELECT x FROM s_data") == 2)
   }
 
   @Test func theSameSuffixesOnManyConnectionsShareOneFunction() throws {

@@ -108,7 +108,7 @@ struct VirtualTableIntegrationTests {
       try db.prepare(sql: "SELECT upper(word) FROM words").column(0, as: String.self) == [
         "<apple>", "<banana>", "<apricot>",
       ])
-    #expect(try firstValue(db, "SELECT upper('plain')") == "PLAIN")
+    #expect(try db.fetchOne(sql: "SELECT upper('plain')") == "PLAIN")
     Overloading.nearSeen = false
     #expect(
       try db.prepare(sql: "SELECT word FROM words WHERE near(word, 'ap')").column(0, as: String.self) == [
@@ -118,30 +118,29 @@ struct VirtualTableIntegrationTests {
   }
 
   @Test func modulesWorkOnEveryConnectionOfAPoolAndFromAsyncCode() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    var configuration = Configuration(maximumReaderCount: 3)
-    configuration.prepareDatabase = { db in try db.addModule("swift_series", type: SwiftSeries.self) }
-    let pool = try DatabasePool(path: folder.appendingPathComponent("pool.db").path, configuration: configuration)
-    let written = try await pool.write { db in
-      try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, 100)").front(Int.self)
-    }
-    #expect(written == 5050)
-    let sums = try await withThrowingTaskGroup(of: Int?.self) { group in
-      for stop in 1...8 {
-        group.addTask {
-          try await pool.read { db in
-            try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, \(stop))").front(Int.self)
+    try await withTemporaryDirectory { folder in
+      var configuration = Configuration(maximumReaderCount: 3)
+      configuration.prepareDatabase = { db in try db.addModule("swift_series", type: SwiftSeries.self) }
+      let pool = try DatabasePool(path: folder.appendingPathComponent("pool.db").path, configuration: configuration)
+      let written = try await pool.write { db in
+        try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, 100)").front(Int.self)
+      }
+      #expect(written == 5050)
+      let sums = try await withThrowingTaskGroup(of: Int?.self) { group in
+        for stop in 1...8 {
+          group.addTask {
+            try await pool.read { db in
+              try db.prepare(sql: "SELECT sum(value) FROM swift_series(1, \(stop))").front(Int.self)
+            }
           }
         }
+        var sums: [Int] = []
+        for try await sum in group { sums.append(sum ?? -1) }
+        return sums.sorted()
       }
-      var sums: [Int] = []
-      for try await sum in group { sums.append(sum ?? -1) }
-      return sums.sorted()
+      #expect(sums == [1, 3, 6, 10, 15, 21, 28, 36])
+      try pool.close()
     }
-    #expect(sums == [1, 3, 6, 10, 15, 21, 28, 36])
-    try pool.close()
   }
 
   @Test func modulesWorkThroughADatabaseQueue() async throws {

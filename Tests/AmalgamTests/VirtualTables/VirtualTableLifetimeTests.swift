@@ -46,29 +46,28 @@ struct VirtualTableLifetimeTests {
   }
 
   @Test func xCreateRunsOnceAndXConnectOnEveryLaterConnection() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("vtab.db").path
-    let log = LifetimeLog()
-    let id = TestObjects.shared.register(log)
-    do {
+    try withTemporaryDirectory { folder in
+      let path = folder.appendingPathComponent("vtab.db").path
+      let log = LifetimeLog()
+      let id = TestObjects.shared.register(log)
+      do {
+        let db = try Database(path: path)
+        try db.addModule("counted", type: CountedTable.self)
+        try db.execute(sql: "CREATE VIRTUAL TABLE t USING counted(id=\(id))")
+        try db.close()
+      }
       let db = try Database(path: path)
       try db.addModule("counted", type: CountedTable.self)
-      try db.execute(sql: "CREATE VIRTUAL TABLE t USING counted(id=\(id))")
+      #expect(try db.prepare(sql: "SELECT n FROM t").column(0, as: Int.self) == [1, 2, 3])
+      #expect(log.creates == 1 && log.connects == 1)
       try db.close()
-    }
-    let db = try Database(path: path)
-    try db.addModule("counted", type: CountedTable.self)
-    #expect(try db.prepare(sql: "SELECT n FROM t").column(0, as: Int.self) == [1, 2, 3])
-    #expect(log.creates == 1 && log.connects == 1)
-    try db.close()
-    #expect(log.tablesReleased == 2)
+      #expect(log.tablesReleased == 2)
 
-    // Without the module, the table cannot be used.
-    let bare = try Database(path: path)
-    let error = #expect(throws: SQLiteError.self) { try bare.execute(sql: "SELECT * FROM t") }
-    #expect(error?.message.contains("no such module: counted") == true)
+      // Without the module, the table cannot be used.
+      let bare = try Database(path: path)
+      let error = #expect(throws: SQLiteError.self) { try bare.execute(sql: "SELECT * FROM t") }
+      #expect(error?.message.contains("no such module: counted") == true)
+    }
   }
 
   @Test func removedModulesAreNoLongerAvailable() throws {
@@ -78,11 +77,14 @@ struct VirtualTableLifetimeTests {
     try db.removeModule("counted")
     let error = #expect(throws: SQLiteError.self) { _ = try makeCounted(db) }
     #expect(error?.message.contains("no such module: counted") == true)
-    #expect(try firstValue(db, "SELECT count(*) FROM swift_series(1, 3)") == 3)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM swift_series(1, 3)") == 3)
     try db.removeAllModules(except: ["swift_series"])
-    #expect(try firstValue(db, "SELECT count(*) FROM swift_series(1, 3)") == 3)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM swift_series(1, 3)") == 3)
     try db.removeAllModules()
-    #expect(throws: SQLiteError.self) { try firstValue(db, "SELECT count(*) FROM swift_series(1, 3)", as: Int.self) }
+    // A new statement: the statement cache's copy, prepared while the module existed, would still run.
+    #expect(throws: SQLiteError.self) {
+      try db.prepare(sql: "SELECT count(*) FROM swift_series(1, 3)").front(Int.self)
+    }
   }
 
   @Test func eponymousOnlyRefusesCreateVirtualTableButEponymousAllowsIt() throws {
@@ -91,8 +93,8 @@ struct VirtualTableLifetimeTests {
     try db.addModule("both", type: SwiftSeries.self, eponymousOnly: false)
     #expect(throws: SQLiteError.self) { try db.execute(sql: "CREATE VIRTUAL TABLE a USING only") }
     try db.execute(sql: "CREATE VIRTUAL TABLE b USING both")
-    #expect(try firstValue(db, "SELECT count(*) FROM b WHERE start = 1 AND stop = 4") == 4)
-    #expect(try firstValue(db, "SELECT sum(value) FROM only(1, 4)") == 10)
+    #expect(try db.fetchOne(sql: "SELECT count(*) FROM b WHERE start = 1 AND stop = 4") == 4)
+    #expect(try db.fetchOne(sql: "SELECT sum(value) FROM only(1, 4)") == 10)
   }
 
   @Test func usingArgumentsAreParsedIntoNamesAndValues() {
@@ -195,7 +197,7 @@ struct VirtualTableLifetimeTests {
       #expect(error?.message.contains("\(method) failed on purpose") == true, "\(method): \(String(describing: error))")
     }
     // The connection still works.
-    #expect(try firstValue(db, "SELECT 1") == 1)
+    #expect(try db.fetchOne(sql: "SELECT 1") == 1)
   }
 
   @Test func savepointErrorsReachTheCaller() throws {
@@ -283,7 +285,7 @@ struct VirtualTableLifetimeTests {
   @Test func valuesKeptAfterTheirCallbackNeverReachSQLite() throws {
     let db = try Database()
     try db.addModule("keeper", type: Keeper.self)
-    #expect(try firstValue(db, "SELECT a FROM keeper('x')") == "live")
+    #expect(try db.fetchOne(sql: "SELECT a FROM keeper('x')") == "live")
     let arguments = try #require(Keeper.arguments)
     let context = try #require(Keeper.context)
     let info = try #require(Keeper.info)

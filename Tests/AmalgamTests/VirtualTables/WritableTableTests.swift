@@ -21,7 +21,7 @@ struct WritableTableTests {
     try db.execute(sql: "DELETE FROM kv WHERE key = 'c'")
     #expect(store.contents == ["a": .integer(11), "b": .text("two")])
     #expect(
-      try allRows(db, "SELECT key, value FROM kv ORDER BY key") == [
+      try db.prepare(sql: "SELECT key, value FROM kv ORDER BY key").allRows() == [
         [.text("a"), .integer(11)], [.text("b"), .text("two")],
       ])
   }
@@ -32,7 +32,7 @@ struct WritableTableTests {
     #expect(store.rowid(of: "x") == 42)
     try db.execute(sql: "UPDATE kv SET rowid = 7 WHERE key = 'x'")
     #expect(store.rowid(of: "x") == 7)
-    #expect(try firstValue(db, "SELECT rowid FROM kv WHERE key = 'x'") == 7)
+    #expect(try db.fetchOne(sql: "SELECT rowid FROM kv WHERE key = 'x'") == 7)
   }
 
   @Test func updateThatLeavesAColumnAloneDoesNotReadIt() throws {
