@@ -48,13 +48,13 @@
       guard let create = api.pointee.xCreateTokenizer_v2 else {
         throw SQLiteError(code: .error, message: "This FTS5 has no version-2 tokenizer API")
       }
-      let userData = Unmanaged.passRetained(registration).toOpaque()
+      let userData = Unretained.retainedOpaque(registration)
       let rc = try connection.withHandle { _ in
         create(api, name, userData, &methods, releaseFunctionBox)
       }
       if rc != SQLITE_OK {
         // FTS5 keeps, and later releases, the user data only when it registered the tokenizer.
-        Unmanaged<TokenizerRegistration>.fromOpaque(userData).release()
+        Unretained<TokenizerRegistration>.releaseOpaque(userData)
         throw SQLiteError(code: ResultCode(rawValue: rc), message: "Cannot register FTS5 tokenizer \"\(name)\"")
       }
     }
@@ -252,7 +252,7 @@
   ) -> Int32 {
     guard let userData, let output else { return SQLITE_MISUSE }
     // Registered only with a TokenizerRegistration as its user data (in addTokenizer).
-    let registration = Unmanaged<TokenizerRegistration>.fromOpaque(userData).takeUnretainedValue()
+    let registration = Unretained<TokenizerRegistration>(opaque: userData).object
     var values: [String] = []
     for index in 0..<Int(Swift.max(argc, 0)) {
       values.append(argv?[index].map { String(cString: $0) } ?? "")
@@ -267,7 +267,7 @@
             try connection.restricting(.tokenizerConstructor) { try registration.make(arguments) }
           } ?? registration.make(arguments)
         let instance = TokenizerInstance(tokenizer: tokenizer, registration: registration)
-        output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
+        output.pointee = OpaquePointer(Unretained.retainedOpaque(instance))
         return SQLITE_OK
       } catch {
         return registration.report(error)
@@ -278,7 +278,7 @@
   /// xDelete of every Swift tokenizer: releases the instance made by createSwiftTokenizer.
   private func deleteSwiftTokenizer(_ tokenizer: OpaquePointer?) {
     guard let tokenizer else { return }
-    Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(tokenizer)).release()
+    Unretained<TokenizerInstance>.releaseOpaque(UnsafeRawPointer(tokenizer))
   }
 
   /// xTokenize of every Swift tokenizer: hands the text and a token sink to the Swift tokenizer.
@@ -291,7 +291,7 @@
   ) -> Int32 {
     guard let tokenizer, let callback else { return SQLITE_MISUSE }
     // FTS5 passes back the pointer createSwiftTokenizer made.
-    let instance = Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(tokenizer)).takeUnretainedValue()
+    let instance = Unretained<TokenizerInstance>(opaque: UnsafeRawPointer(tokenizer)).object
     let bytes = UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self)
     let byteCount = Int(Swift.max(count, 0))
     var reportedAToken = false

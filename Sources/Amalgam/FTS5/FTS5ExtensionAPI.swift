@@ -72,14 +72,17 @@
     @usableFromInline let api: UnsafePointer<Fts5ExtensionApi>
     @usableFromInline let fts: OpaquePointer
     @usableFromInline let token: CallbackToken
-    /// The function's registration: its scopes for nested callbacks. Not retained: a closure that
-    /// kept this view in its own captured state would otherwise keep its registration, hence itself,
-    /// alive for ever (a reference cycle that LeakSanitizer reported). Every use follows a
-    /// `token.check`, which passes only while the call runs, and FTS5 keeps the registration during
-    /// its calls.
-    unowned(unsafe) let function: AuxiliaryFunction
+    /// The function's registration: its scopes for nested callbacks. Kept alive by FTS5, which holds
+    /// the registration during its calls; every use follows a `token.check`, which passes only while
+    /// the call runs. Not retained: a closure that kept this view in its own captured state would
+    /// otherwise keep its registration, hence itself, alive for ever (a reference cycle that
+    /// LeakSanitizer reported).
+    let function: Unretained<AuxiliaryFunction>
 
-    init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken, function: AuxiliaryFunction) {
+    init(
+      api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken,
+      function: Unretained<AuxiliaryFunction>
+    ) {
       self.api = api
       self.fts = fts
       self.token = token
@@ -323,7 +326,7 @@
       try token.check("the FTS5 extension API view of an auxiliary function call")
       guard let xQueryPhrase = api.pointee.xQueryPhrase else { return }
       try withoutActuallyEscaping(body) { body in
-        var state = QueryPhraseState(body: body, function: function)
+        var state = QueryPhraseState(body: body, function: function.object)
         let rc = withUnsafeMutablePointer(to: &state) { state in
           xQueryPhrase(fts, Int32(clamping: phrase), state, forwardQueryPhraseRow)
         }
@@ -371,12 +374,14 @@
       _ text: UnsafeRawBufferPointer, locale: UnsafeRawBufferPointer?, _ body: (FTS5Token) throws -> Void
     ) throws {
       guard let xTokenize = api.pointee.xTokenize_v2 else { return }
-      try runTokenCallbacks(
-        body, scope: function.tokenScope, textCount: text.count, connection: function.connection
-      ) { context, callback in
-        xTokenize(
-          fts, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count),
-          locale?.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(locale?.count ?? 0), context, callback)
+      try function.withObject { function in
+        try runTokenCallbacks(
+          body, scope: function.tokenScope, textCount: text.count, connection: function.connection
+        ) { context, callback in
+          xTokenize(
+            fts, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count),
+            locale?.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(locale?.count ?? 0), context, callback)
+        }
       }
     }
 
@@ -390,7 +395,7 @@
     public var auxiliaryData: Any? {
       guard token.isActive, let data = api.pointee.xGetAuxdata?(fts, 0) else { return nil }
       // Only setAuxiliaryData stores auxiliary data for Swift functions, always an AuxiliaryDataBox.
-      return Unmanaged<AuxiliaryDataBox>.fromOpaque(data).takeUnretainedValue().value
+      return Unretained<AuxiliaryDataBox>(opaque: data).object.value
     }
 
     /// Stores `value` for the rest of the current query (`xSetAuxdata`): later calls of this function
@@ -401,7 +406,7 @@
     public func setAuxiliaryData(_ value: Any) throws {
       try token.check("the FTS5 extension API view of an auxiliary function call")
       guard let xSetAuxdata = api.pointee.xSetAuxdata else { return }
-      let data = Unmanaged.passRetained(AuxiliaryDataBox(value)).toOpaque()
+      let data = Unretained.retainedOpaque(AuxiliaryDataBox(value))
       // FTS5 releases the data with the destructor even when it fails to store it.
       try check(xSetAuxdata(fts, data, releaseFunctionBox), "xSetAuxdata")
     }
@@ -415,7 +420,7 @@
       try token.check("the FTS5 extension API view of an auxiliary function call")
       guard let data = api.pointee.xGetAuxdata?(fts, 1) else { return nil }
       // Cleared without calling the destructor: the reference taken in setAuxiliaryData is ours now.
-      return Unmanaged<AuxiliaryDataBox>.fromOpaque(data).takeRetainedValue().value
+      return Unretained<AuxiliaryDataBox>.takeRetained(data).value
     }
 
     static func string(_ text: UnsafePointer<CChar>?, _ count: Int32) -> String {
@@ -469,7 +474,7 @@
     let function = state.pointee.function
     return function.queryScope.run { token in
       do {
-        try state.pointee.body(FTS5ExtensionAPI(api: api, fts: fts, token: token, function: function))
+        try state.pointee.body(FTS5ExtensionAPI(api: api, fts: fts, token: token, function: Unretained(function)))
         return SQLITE_OK
       } catch {
         state.pointee.error = error

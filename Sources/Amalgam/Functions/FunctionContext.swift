@@ -157,7 +157,7 @@ public struct FunctionContext {
     guard token.isActive, let index = Int32(exactly: index), index >= 0,
       let pointer = sqlite3_get_auxdata(context, index)
     else { return nil }
-    return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+    return Unretained<AnyObject>(opaque: pointer).object
   }
 
   /// Caches `object` for the value of argument `index` (`sqlite3_set_auxdata`): later calls of the
@@ -168,7 +168,7 @@ public struct FunctionContext {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/get_auxdata.html>
   public func setAuxiliaryData(_ object: AnyObject, forArgument index: Int) {
     guard token.isActive, let index = Int32(exactly: index), index >= 0 else { return }
-    sqlite3_set_auxdata(context, index, Unmanaged.passRetained(object).toOpaque(), releaseFunctionBox)
+    sqlite3_set_auxdata(context, index, Unretained.retainedOpaque(object), releaseFunctionBox)
   }
 
   private func checkResultSubtypeAllowed() throws {

@@ -120,10 +120,10 @@
       self.validator = ChangesetValidator(inverting: inverting)
     }
 
-    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var pointer: UnsafeMutableRawPointer { Unretained(self).opaque }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> StreamContext? {
-      pointer.map { Unmanaged<StreamContext>.fromOpaque($0).takeUnretainedValue() }
+      pointer.map { Unretained<StreamContext>(opaque: $0).object }
     }
 
     /// The C input callback: fills SQLite's buffer from the Swift input stream.

@@ -192,7 +192,7 @@
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> ApplyContext? {
-      pointer.map { Unmanaged<ApplyContext>.fromOpaque($0).takeUnretainedValue() }
+      pointer.map { Unretained<ApplyContext>(opaque: $0).object }
     }
 
     /// SQLite's apply calls its filter once per run of changes to one table, in order (skipping runs
@@ -472,7 +472,7 @@
           var rebase: UnsafeMutableRawPointer?
           var rebaseCount: Int32 = 0
           let rc = withExtendedLifetime(context) {
-            apply(connection, Unmanaged.passUnretained(context).toOpaque(), &rebase, &rebaseCount)
+            apply(connection, Unretained(context).opaque, &rebase, &rebaseCount)
           }
           box.closeRefusedDuring = previous
           let rebaseData = takeSQLiteBuffer(rebase, count: rebaseCount)

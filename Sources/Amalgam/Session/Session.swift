@@ -361,12 +361,12 @@
     }
 
     /// The C user data, which does not retain the filter: the session does.
-    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var userData: UnsafeMutableRawPointer { Unretained(self).opaque }
 
     static let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32 = {
       userData, table in
       guard let userData, let table else { return 1 }
-      let filter = Unmanaged<SessionTableFilter>.fromOpaque(userData).takeUnretainedValue()
+      let filter = Unretained<SessionTableFilter>(opaque: userData).object
       if filter.isShadowTable(table) { return 0 }
       return filter.userFilter.map { $0(String(cString: table)) ? 1 : 0 } ?? 1
     }

@@ -94,7 +94,7 @@ extension Database {
     }
     let rc = try connection.withHandle { handle in
       // SQLite calls releaseModuleBox even when registration fails.
-      sqlite3_create_module_v2(handle, name, box.module, Unmanaged.passRetained(box).toOpaque(), releaseModuleBox)
+      sqlite3_create_module_v2(handle, name, box.module, Unretained.retainedOpaque(box), releaseModuleBox)
     }
     try check(rc)
   }
@@ -188,7 +188,7 @@ final class ModuleBox {
 /// SQLite's destructor for a module's client data.
 private func releaseModuleBox(_ userData: UnsafeMutableRawPointer?) {
   guard let userData else { return }
-  Unmanaged<ModuleBox>.fromOpaque(userData).release()
+  Unretained<ModuleBox>.releaseOpaque(userData)
 }
 
 /// One connected table: the user's instance and what its callbacks share. The `sqlite3_vtab` that
@@ -265,14 +265,18 @@ private let vtabSize = MemoryLayout<sqlite3_vtab>.stride
 private let cursorSize = MemoryLayout<sqlite3_vtab_cursor>.stride
 private let boxAlignment = Swift.max(MemoryLayout<sqlite3_vtab>.alignment, MemoryLayout<UnsafeRawPointer>.alignment)
 
+/// The box that follows `vtab` in memory. Kept alive by SQLite's table: the retain made in xCreate or
+/// xConnect is given back only in xDisconnect or xDestroy.
 @inline(__always)
-private func tableBox(_ vtab: UnsafeMutablePointer<sqlite3_vtab>) -> Unmanaged<TableBox> {
-  Unmanaged.fromOpaque(UnsafeRawPointer(vtab).load(fromByteOffset: vtabSize, as: UnsafeRawPointer.self))
+private func tableBox(_ vtab: UnsafeMutablePointer<sqlite3_vtab>) -> Unretained<TableBox> {
+  Unretained(opaque: UnsafeRawPointer(vtab).load(fromByteOffset: vtabSize, as: UnsafeRawPointer.self))
 }
 
+/// The box that follows `cursor` in memory. Kept alive by SQLite's cursor: the retain made in xOpen is
+/// given back only in xClose.
 @inline(__always)
-private func cursorBox(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>) -> Unmanaged<CursorBox> {
-  Unmanaged.fromOpaque(UnsafeRawPointer(cursor).load(fromByteOffset: cursorSize, as: UnsafeRawPointer.self))
+private func cursorBox(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>) -> Unretained<CursorBox> {
+  Unretained(opaque: UnsafeRawPointer(cursor).load(fromByteOffset: cursorSize, as: UnsafeRawPointer.self))
 }
 
 /// The result code for an error thrown by a callback: an ``SQLiteError``'s own (if it is an error
@@ -333,7 +337,7 @@ private func makeTable(
   create: Bool
 ) -> Int32 {
   guard let db, let aux, let vtab else { return SQLITE_MISUSE }
-  let module = Unmanaged<ModuleBox>.fromOpaque(aux).takeUnretainedValue()
+  let module = Unretained<ModuleBox>(opaque: aux).object
   func report(_ text: String, _ code: Int32) -> Int32 {
     error?.pointee = sqliteCopy(text)
     return code
@@ -367,14 +371,14 @@ private func makeTable(
   let base = memory.initializeMemory(as: sqlite3_vtab.self, repeating: sqlite3_vtab(), count: 1)
   let box = TableBox(table: table, handle: db, connection: database.connection, moduleName: module.name)
   memory.storeBytes(
-    of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
+    of: UnsafeRawPointer(Unretained.retainedOpaque(box)), toByteOffset: vtabSize, as: UnsafeRawPointer.self)
   vtab.pointee = base
   return SQLITE_OK
 }
 
 /// Releases the table's box and frees SQLite's object.
 private func freeTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>) {
-  tableBox(vtab).release()
+  Unretained<TableBox>.releaseOpaque(tableBox(vtab).opaque)
   sqlite3_free(vtab.pointee.zErrMsg)
   vtab.deinitialize(count: 1)
   UnsafeMutableRawPointer(vtab).deallocate()
@@ -388,7 +392,7 @@ private func disconnectTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?) -> Int
 
 private func destroyTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?) -> Int32 {
   guard let vtab else { return SQLITE_MISUSE }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   do {
     try box.scope.run { _ in try box.table.destroy() }
   } catch {
@@ -402,7 +406,7 @@ private func bestIndex(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ info: Unsa
   -> Int32
 {
   guard let vtab, let info else { return SQLITE_MISUSE }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   do {
     return try box.scope.run { token in
       var indexInfo = VirtualTableIndexInfo(info, token: token)
@@ -421,7 +425,7 @@ private func bestIndex(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ info: Unsa
 
 private func renameTable(_ vtab: UnsafeMutablePointer<sqlite3_vtab>?, _ name: UnsafePointer<CChar>?) -> Int32 {
   guard let vtab else { return SQLITE_MISUSE }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   do {
     try box.scope.run { _ in try box.table.rename(to: name.map { String(cString: $0) } ?? "") }
     return SQLITE_OK
@@ -435,7 +439,7 @@ private func checkIntegrity(
   _ flags: Int32, _ report: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
   guard let vtab else { return SQLITE_MISUSE }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   do {
     let problem = try box.scope.run { _ in
       try box.table.integrityCheck(
@@ -454,7 +458,7 @@ private func updateTable(
   _ rowid: UnsafeMutablePointer<sqlite3_int64>?
 ) -> Int32 {
   guard let vtab, let argv, argc >= 1 else { return SQLITE_MISUSE }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   guard let table = box.updatable else { return SQLITE_READONLY }
   let conflict = VirtualTableConflictMode(code: sqlite3_vtab_on_conflict(box.handle))
   do {
@@ -488,7 +492,7 @@ private func transaction(
   _ body: (any TransactionalVirtualTableModule) throws -> Void
 ) -> Int32 {
   guard let vtab else { return SQLITE_MISUSE }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   guard let table = box.transactional else { return SQLITE_OK }
   do {
     try box.scope.run { _ in try body(table) }
@@ -506,7 +510,7 @@ private func findFunction(
   _ userData: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> Int32 {
   guard let vtab, let name, let function, let userData else { return 0 }
-  let box = tableBox(vtab).takeUnretainedValue()
+  let box = tableBox(vtab).object
   let functionName = String(cString: name)
   let key = "\(functionName.lowercased())/\(argc)"
   let overload: OverloadBox
@@ -521,7 +525,8 @@ private func findFunction(
     box.overloads[key] = overload
   }
   function.pointee = callOverload
-  userData.pointee = Unmanaged.passUnretained(overload).toOpaque()
+  // Kept alive by the table's box, whose `overloads` holds it while SQLite may call it.
+  userData.pointee = Unretained(overload).opaque
   if let code = overload.function.constraintOperator, Int32(code) >= SQLITE_INDEX_CONSTRAINT_FUNCTION {
     return Int32(code)
   }
@@ -531,7 +536,7 @@ private func findFunction(
 /// The xFunc of every overloaded function.
 private func callOverload(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
   guard let context, let userData = sqlite3_user_data(context) else { return }
-  let overload = Unmanaged<OverloadBox>.fromOpaque(userData).takeUnretainedValue()
+  let overload = Unretained<OverloadBox>(opaque: userData).object
   overload.scope.run { token in
     do {
       try overload.function.body(
@@ -551,7 +556,7 @@ private func openCursor(
   _ cursor: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab_cursor>?>?
 ) -> Int32 {
   guard let vtab, let cursor else { return SQLITE_MISUSE }
-  let table = tableBox(vtab).takeUnretainedValue()
+  let table = tableBox(vtab).object
   do {
     let opened = try table.scope.run { _ in try table.table.openCursor() }
     let memory = UnsafeMutableRawPointer.allocate(
@@ -559,7 +564,7 @@ private func openCursor(
     let base = memory.initializeMemory(as: sqlite3_vtab_cursor.self, repeating: sqlite3_vtab_cursor(), count: 1)
     let box = CursorBox(cursor: opened, table: table)
     memory.storeBytes(
-      of: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), toByteOffset: cursorSize, as: UnsafeRawPointer.self)
+      of: UnsafeRawPointer(Unretained.retainedOpaque(box)), toByteOffset: cursorSize, as: UnsafeRawPointer.self)
     cursor.pointee = base
     return SQLITE_OK
   } catch {
@@ -569,7 +574,7 @@ private func openCursor(
 
 private func closeCursor(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return SQLITE_MISUSE }
-  cursorBox(cursor).release()
+  Unretained<CursorBox>.releaseOpaque(cursorBox(cursor).opaque)
   cursor.deinitialize(count: 1)
   UnsafeMutableRawPointer(cursor).deallocate()
   return SQLITE_OK
@@ -580,7 +585,7 @@ private func filterCursor(
   _ argc: Int32, _ argv: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
   guard let cursor else { return SQLITE_MISUSE }
-  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+  return cursorBox(cursor).withObject { box in
     do {
       try box.table.scope.run { token in
         let arguments = FunctionArguments(count: argc, values: argv, token: token)
@@ -604,7 +609,7 @@ private func filterCursor(
 private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return SQLITE_MISUSE }
   do {
-    try cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    try cursorBox(cursor).withObject { box in
       if let object = box.object { try object.next() } else { try box.cursor.next() }
     }
     return SQLITE_OK
@@ -616,7 +621,7 @@ private func nextRow(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> In
 @inline(__always)
 private func isAtEnd(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Int32 {
   guard let cursor else { return 1 }
-  return cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+  return cursorBox(cursor).withObject { box in
     if let object = box.object { return object.eof ? 1 : 0 }
     return box.cursor.eof ? 1 : 0
   }
@@ -627,7 +632,7 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
 {
   guard let cursor, let context else { return SQLITE_MISUSE }
   do {
-    try cursorBox(cursor)._withUnsafeGuaranteedRef { box in
+    try cursorBox(cursor).withObject { box in
       try CallbackScope.run(cell: box.scopeCell) { token in
         let context = FunctionContext(context, flags: [], name: box.moduleName, token: token)
         if let object = box.object {
@@ -650,7 +655,7 @@ private func readRowid(
 ) -> Int32 {
   guard let cursor, let rowid else { return SQLITE_MISUSE }
   do {
-    rowid.pointee = try cursorBox(cursor)._withUnsafeGuaranteedRef { try $0.cursor.rowid() }
+    rowid.pointee = try cursorBox(cursor).withObject { try $0.cursor.rowid() }
     return SQLITE_OK
   } catch {
     return fail(cursor, error)
