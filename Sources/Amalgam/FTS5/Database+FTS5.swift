@@ -218,15 +218,8 @@
 
     /// Keeps the message of `error` for the statement that fails, and returns the code to give FTS5.
     func report(_ error: any Error) -> Int32 {
-      var code = SQLITE_ERROR
-      if let error = error as? SQLiteError {
-        let primary = error.code.rawValue
-        if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE {
-          code = error.extendedCode.rawValue
-        }
-      }
-      let message = error is SQLiteError ? (error as? SQLiteError)?.message ?? "" : errorMessage(error)
-      connection?.pendingCallbackError = (code, "FTS5 tokenizer \"\(name)\": \(message)")
+      let code = callbackResultCode(error)
+      connection?.pendingCallbackError = (code, "FTS5 tokenizer \"\(name)\": \(callbackErrorMessage(error))")
       return code
     }
   }

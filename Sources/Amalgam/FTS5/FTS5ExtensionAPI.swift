@@ -92,6 +92,13 @@
     /// True while the call that received this view is running.
     public var isValid: Bool { token.isActive }
 
+    /// Throws ``DatabaseError/callbackValueExpired(_:)`` once the call that received this view has
+    /// returned: every method checks it first.
+    @inlinable
+    func checkValid() throws {
+      try token.check("the FTS5 extension API view of an auxiliary function call")
+    }
+
     @inlinable
     func check(_ rc: Int32, _ what: @autoclosure () -> String) throws {
       if rc != SQLITE_OK { throw failure(rc, what()) }
@@ -128,7 +135,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnText>
     @inlinable
     public func withColumnText<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var text: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(api.pointee.xColumnText?(fts, Int32(clamping: column), &text, &count) ?? SQLITE_MISUSE, "xColumnText")
@@ -148,7 +155,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnSize>
     @inlinable
     public func columnSize(_ column: Int? = nil) throws -> Int {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var size: Int32 = 0
       try check(api.pointee.xColumnSize?(fts, Int32(clamping: column ?? -1), &size) ?? SQLITE_MISUSE, "xColumnSize")
       return Int(size)
@@ -159,15 +166,13 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnLocale>
     public func columnLocale(_ column: Int) throws -> String? {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var locale: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(
         api.pointee.xColumnLocale?(fts, Int32(clamping: column), &locale, &count) ?? SQLITE_MISUSE, "xColumnLocale")
       guard let locale, count > 0 else { return nil }
-      return locale.withMemoryRebound(to: UInt8.self, capacity: Int(count)) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: Int(count)), as: UTF8.self)
-      }
+      return String(utf8: locale, count: Int(count))
     }
 
     // MARK: The table
@@ -177,7 +182,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xRowCount>
     @inlinable
     public func rowCount() throws -> Int64 {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var count: Int64 = 0
       try check(api.pointee.xRowCount?(fts, &count) ?? SQLITE_MISUSE, "xRowCount")
       return count
@@ -189,7 +194,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnTotalSize>
     @inlinable
     public func columnTotalSize(_ column: Int? = nil) throws -> Int64 {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var size: Int64 = 0
       try check(
         api.pointee.xColumnTotalSize?(fts, Int32(clamping: column ?? -1), &size) ?? SQLITE_MISUSE, "xColumnTotalSize")
@@ -221,13 +226,13 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xQueryToken>
     public func queryToken(phrase: Int, token index: Int) throws -> String {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var text: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(
         api.pointee.xQueryToken?(fts, Int32(clamping: phrase), Int32(clamping: index), &text, &count)
           ?? SQLITE_MISUSE, "xQueryToken")
-      return Self.string(text, count)
+      return String(utf8: text, count: Int(count))
     }
 
     /// The number of matches of all phrases of the query in the current row (`xInstCount`).
@@ -235,7 +240,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xInstCount>
     @inlinable
     public func instanceCount() throws -> Int {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var count: Int32 = 0
       try check(api.pointee.xInstCount?(fts, &count) ?? SQLITE_MISUSE, "xInstCount")
       return Int(count)
@@ -247,7 +252,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xInst>
     @inlinable
     public func instance(at index: Int) throws -> FTS5PhraseInstance {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var phrase: Int32 = 0
       var column: Int32 = 0
       var offset: Int32 = 0
@@ -260,13 +265,13 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xInstToken>
     public func instanceToken(at index: Int, token tokenIndex: Int) throws -> String {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var text: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(
         api.pointee.xInstToken?(fts, Int32(clamping: index), Int32(clamping: tokenIndex), &text, &count)
           ?? SQLITE_MISUSE, "xInstToken")
-      return Self.string(text, count)
+      return String(utf8: text, count: Int(count))
     }
 
     /// Calls `body` with the column and token offset of each match of phrase `phrase` in the current
@@ -275,7 +280,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xPhraseFirst>
     @inlinable
     public func forEachInstance(ofPhrase phrase: Int, _ body: (_ column: Int, _ offset: Int) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let first = api.pointee.xPhraseFirst, let next = api.pointee.xPhraseNext else { return }
       guard phrase >= 0 && phrase < phraseCount else { throw phraseOutOfRange(phrase) }
       var iterator = Fts5PhraseIter()
@@ -284,7 +289,7 @@
       try check(first(fts, Int32(phrase), &iterator, &column, &offset), "xPhraseFirst")
       while column >= 0 {
         try body(Int(column), Int(offset))
-        try token.check("the FTS5 extension API view of an auxiliary function call")
+        try checkValid()
         next(fts, &iterator, &column, &offset)
       }
     }
@@ -296,7 +301,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xPhraseFirstColumn>
     @inlinable
     public func forEachColumn(ofPhrase phrase: Int, _ body: (_ column: Int) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let first = api.pointee.xPhraseFirstColumn, let next = api.pointee.xPhraseNextColumn else { return }
       guard phrase >= 0 && phrase < phraseCount else { throw phraseOutOfRange(phrase) }
       var iterator = Fts5PhraseIter()
@@ -304,7 +309,7 @@
       try check(first(fts, Int32(phrase), &iterator, &column), "xPhraseFirstColumn")
       while column >= 0 {
         try body(Int(column))
-        try token.check("the FTS5 extension API view of an auxiliary function call")
+        try checkValid()
         next(fts, &iterator, &column)
       }
     }
@@ -323,7 +328,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xQueryPhrase>
     public func queryPhrase(_ phrase: Int, _ body: (FTS5ExtensionAPI) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let xQueryPhrase = api.pointee.xQueryPhrase else { return }
       try withoutActuallyEscaping(body) { body in
         var state = QueryPhraseState(body: body, function: function.object)
@@ -343,7 +348,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xTokenize>
     public func tokenize(_ text: String, locale: String? = nil, _ body: (FTS5Token) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       try withUTF8Bytes(text) { text in
         try withUTF8Bytes(locale ?? "") { localeBytes in
           try tokenize(
@@ -358,7 +363,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xTokenize>
     public func tokenize(column: Int, _ body: (FTS5Token) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var locale: UnsafePointer<CChar>?
       var localeCount: Int32 = 0
       try check(
@@ -404,7 +409,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xSetAuxdata>
     public func setAuxiliaryData(_ value: Any) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let xSetAuxdata = api.pointee.xSetAuxdata else { return }
       let data = Unretained.retainedOpaque(AuxiliaryDataBox(value))
       // FTS5 releases the data with the destructor even when it fails to store it.
@@ -417,17 +422,10 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xGetAuxdata>
     @discardableResult
     public func removeAuxiliaryData() throws -> Any? {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let data = api.pointee.xGetAuxdata?(fts, 1) else { return nil }
       // Cleared without calling the destructor: the reference taken in setAuxiliaryData is ours now.
       return Unretained<AuxiliaryDataBox>.takeRetained(data).value
-    }
-
-    static func string(_ text: UnsafePointer<CChar>?, _ count: Int32) -> String {
-      guard let text, count > 0 else { return "" }
-      return text.withMemoryRebound(to: UInt8.self, capacity: Int(count)) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: Int(count)), as: UTF8.self)
-      }
     }
   }
 

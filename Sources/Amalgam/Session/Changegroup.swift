@@ -181,21 +181,15 @@
       var schemaError: (any Error)?
       try withSchema {
         try withStreams([stream], error: addError) {
-          var iterator: OpaquePointer?
-          var rc = sqlite3changeset_start_v2_strm(&iterator, StreamContext.inputCallback, stream.pointer, 0)
-          guard rc == SQLITE_OK, let iterator else {
-            sqlite3changeset_finalize(iterator)
-            return rc
-          }
           var checked: Set<String> = []
-          rc = sqlite3changeset_next(iterator)
-          while rc == SQLITE_ROW {
+          return ChangesetIterator(stream: stream, inverted: false).forEachChange { iterator in
             var name: UnsafePointer<CChar>?
             var columns: Int32 = 0
             var operation: Int32 = 0
             var indirect: Int32 = 0
-            rc = sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
-            guard rc == SQLITE_OK, let name else { break }
+            let rc = sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
+            // A change without a table name (which SQLite never makes) ends the reading.
+            guard rc == SQLITE_OK, let name else { return rc == SQLITE_OK ? SQLITE_DONE : rc }
             let table = String(cString: name)
             if !checked.contains(table) {
               do {
@@ -203,17 +197,11 @@
                 checked.insert(table)
               } catch {
                 schemaError = error
-                rc = SQLITE_DONE
-                break
+                return SQLITE_DONE
               }
             }
-            rc = sqlite3changegroup_add_change(handle, iterator)
-            guard rc == SQLITE_OK else { break }
-            rc = sqlite3changeset_next(iterator)
+            return sqlite3changegroup_add_change(handle, iterator)
           }
-          // The iterator's own error (corrupt input, a failed read) when it stopped on one.
-          let finalized = sqlite3changeset_finalize(iterator)
-          return rc == SQLITE_DONE ? finalized : rc
         }
       }
       if let schemaError { throw schemaError }
@@ -285,7 +273,7 @@
       }
       var message: UnsafeMutablePointer<CChar>?
       let rc = try withSchema { sqlite3changegroup_change_begin(handle, code, table, indirect ? 1 : 0, &message) }
-      let text = takeSQLiteMessage(message)
+      let text = takeSQLiteString(message)
       if rc != SQLITE_OK { throw sessionError(rc, message: text) }
     }
 
@@ -363,7 +351,7 @@
     public func finishChange(discard: Bool = false) throws {
       var message: UnsafeMutablePointer<CChar>?
       let rc = try withSchema { sqlite3changegroup_change_finish(handle, discard ? 1 : 0, &message) }
-      let text = takeSQLiteMessage(message)
+      let text = takeSQLiteString(message)
       if rc != SQLITE_OK { throw sessionError(rc, message: text) }
     }
 

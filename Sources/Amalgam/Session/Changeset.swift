@@ -362,11 +362,7 @@
   ///
   /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
   public final class ChangesetReader {
-    private var iterator: OpaquePointer?
-    /// The bytes being read, owned by the reader because SQLite reads them in place.
-    private var buffer: UnsafeMutableRawBufferPointer?
-    /// The stream being read, kept alive while SQLite may call it.
-    private let stream: StreamContext?
+    private let iterator: ChangesetIterator
     private var isFinished = false
 
     /// Reads `changeset`; with `inverted`, reads the operations of its inverse
@@ -379,15 +375,8 @@
     public init(_ changeset: some ChangesetProtocol, inverted: Bool = false) throws {
       let size = try cInt(count: changeset.data.count)
       _ = try ChangesetValidator.validate(changeset.data, inverting: inverted)
-      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size_t(size), 1), alignment: 8)
-      _ = changeset.data.copyBytes(to: buffer)
-      self.buffer = buffer
-      self.stream = nil
-      var iterator: OpaquePointer?
-      let rc = sqlite3changeset_start_v2(
-        &iterator, size, buffer.baseAddress, inverted ? SQLITE_CHANGESETSTART_INVERT : 0)
-      self.iterator = iterator
-      if rc != SQLITE_OK { throw sessionError(rc) }
+      iterator = ChangesetIterator(copying: changeset.data, size: size, inverted: inverted)
+      if iterator.startCode != SQLITE_OK { throw sessionError(iterator.startCode) }
     }
 
     /// Reads a changeset or patchset from `input` as it is needed (`sqlite3changeset_start_v2_strm`).
@@ -397,19 +386,9 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_start.html>
     public init(from input: @escaping ChangesetInputStream, inverted: Bool = false) throws {
       let stream = StreamContext(input: input, inverting: inverted)
-      self.stream = stream
-      self.buffer = nil
-      var iterator: OpaquePointer?
-      let rc = sqlite3changeset_start_v2_strm(
-        &iterator, StreamContext.inputCallback, stream.pointer, inverted ? SQLITE_CHANGESETSTART_INVERT : 0)
-      self.iterator = iterator
+      iterator = ChangesetIterator(stream: stream, inverted: inverted)
       if let error = stream.error { throw error }
-      if rc != SQLITE_OK { throw sessionError(rc) }
-    }
-
-    deinit {
-      sqlite3changeset_finalize(iterator)
-      buffer?.deallocate()
+      if iterator.startCode != SQLITE_OK { throw sessionError(iterator.startCode) }
     }
 
     /// The next operation, or `nil` after the last one.
@@ -419,11 +398,11 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3changeset_next.html>
     public func next() throws -> ChangesetOperation? {
-      guard let iterator, !isFinished else { return nil }
-      let rc = sqlite3changeset_next(iterator)
-      if rc == SQLITE_ROW { return try ChangesetOperation(iterator: iterator) }
+      guard let handle = iterator.handle, !isFinished else { return nil }
+      let rc = iterator.next()
+      if rc == SQLITE_ROW { return try ChangesetOperation(iterator: handle) }
       isFinished = true
-      if let error = stream?.error { throw error }
+      if let error = iterator.stream?.error { throw error }
       if rc == SQLITE_DONE { return nil }
       throw sessionError(rc)
     }

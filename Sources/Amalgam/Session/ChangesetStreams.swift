@@ -206,10 +206,4 @@
     guard let pointer, count > 0 else { return Data() }
     return Data(bytes: pointer, count: Int(count))
   }
-
-  /// Takes ownership of an error message that a session function allocated with `sqlite3_malloc`.
-  func takeSQLiteMessage(_ message: UnsafeMutablePointer<CChar>?) -> String? {
-    defer { sqlite3_free(message) }
-    return message.map { String(cString: $0) }
-  }
 #endif

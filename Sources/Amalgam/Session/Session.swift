@@ -265,7 +265,7 @@
       try withSession { session, _ in
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3session_diff(session, fromSchema, table, &message)
-        let text = takeSQLiteMessage(message)
+        let text = takeSQLiteString(message)
         if rc != SQLITE_OK {
           if let text { throw SQLiteError(code: ResultCode(rawValue: rc), message: text) }
           throw sessionError(rc, on: database)

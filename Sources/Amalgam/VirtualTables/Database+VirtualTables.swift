@@ -279,27 +279,12 @@ private func cursorBox(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>) -> U
   Unretained(opaque: UnsafeRawPointer(cursor).load(fromByteOffset: cursorSize, as: UnsafeRawPointer.self))
 }
 
-/// The result code for an error thrown by a callback: an ``SQLiteError``'s own (if it is an error
-/// code), else `SQLITE_ERROR`.
-private func resultCode(_ error: any Error) -> Int32 {
-  if let error = error as? SQLiteError {
-    let primary = error.code.rawValue
-    if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE { return error.extendedCode.rawValue }
-  }
-  return SQLITE_ERROR
-}
-
-/// The message of an error thrown by a callback.
-private func message(_ error: any Error) -> String {
-  (error as? SQLiteError)?.message ?? errorMessage(error)
-}
-
 /// Makes `error` the table's error message (`zErrMsg`, which SQLite moves into the statement's error)
 /// and returns its result code.
 private func fail(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ error: any Error) -> Int32 {
   sqlite3_free(vtab.pointee.zErrMsg)
-  vtab.pointee.zErrMsg = sqliteCopy(message(error))
-  return resultCode(error)
+  vtab.pointee.zErrMsg = sqliteCopy(callbackErrorMessage(error))
+  return callbackResultCode(error)
 }
 
 /// ``fail(_:_:)`` for xDestroy, xIntegrity, xSavepoint, xRelease and xRollbackTo, whose `zErrMsg` SQLite never reads: the message waits in
@@ -308,7 +293,7 @@ private func failWithoutMessage(_ vtab: UnsafeMutablePointer<sqlite3_vtab>, _ bo
   -> Int32
 {
   let code = fail(vtab, error)
-  box.connection.pendingCallbackError = (code, message(error))
+  box.connection.pendingCallbackError = (code, callbackErrorMessage(error))
   return code
 }
 
@@ -354,7 +339,7 @@ private func makeTable(
       ? module.construct(database, arguments, true)
       : database.connection.restricting(.virtualTableConnect) { try module.construct(database, arguments, false) }
   } catch {
-    return report(message(error), resultCode(error))
+    return report(callbackErrorMessage(error), callbackResultCode(error))
   }
   let rc = sqlite3_declare_vtab(db, table.declaration)
   guard rc == SQLITE_OK else {
@@ -594,7 +579,7 @@ private func filterCursor(
       }
       return SQLITE_OK
     } catch {
-      guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
+      guard let vtab = cursor.pointee.pVtab else { return callbackResultCode(error) }
       return fail(vtab, error)
     }
   }
@@ -645,7 +630,7 @@ private func readColumn(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ 
     return SQLITE_OK
   } catch {
     setFunctionError(error, on: context)
-    return resultCode(error)
+    return callbackResultCode(error)
   }
 }
 
@@ -665,7 +650,7 @@ private func readRowid(
 /// Makes `error` the cursor's table's error message and returns its result code.
 @inline(never)
 private func fail(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>, _ error: any Error) -> Int32 {
-  guard let vtab = cursor.pointee.pVtab else { return resultCode(error) }
+  guard let vtab = cursor.pointee.pVtab else { return callbackResultCode(error) }
   return fail(vtab, error)
 }
 
