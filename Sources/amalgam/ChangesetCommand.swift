@@ -282,13 +282,10 @@ extension CommandLineTool {
     /// A value in JSON; TEXT that is not valid UTF-8 becomes a string with U+FFFD for the invalid bytes,
     /// since a JSON string holds only Unicode.
     private func writeJSON(_ value: DatabaseValue, isNonUTF8Text: Bool) {
-      switch value {
-      case .null: output.write("null")
-      case .integer(let integer): output.write(String(integer))
-      case .real(let real): output.write(real.isFinite ? String(real) : (real < 0 ? "\"-Infinity\"" : "\"Infinity\""))
-      case .text(let text): JSONText.writeString(text, to: output)
-      case .blob(let data) where isNonUTF8Text: JSONText.writeString(String(decoding: data, as: UTF8.self), to: output)
-      case .blob(let data): output.write("\"" + ValueText.hex(data) + "\"")
+      if isNonUTF8Text, case .blob(let data) = value {
+        JSONText.writeString(String(decoding: data, as: UTF8.self), to: output)
+      } else {
+        JSONText.writeValue(value, to: output)
       }
     }
 

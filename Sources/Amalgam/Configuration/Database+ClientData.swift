@@ -10,7 +10,7 @@ private final class ClientDataBox {
 /// SQLite's destructor for client data: gives back the reference taken when the value was set.
 private func releaseClientData(_ pointer: UnsafeMutableRawPointer?) {
   guard let pointer else { return }
-  Unmanaged<ClientDataBox>.fromOpaque(pointer).release()
+  Unretained<ClientDataBox>.releaseOpaque(pointer)
 }
 
 extension Database {
@@ -43,7 +43,7 @@ extension Database {
       let key = Self.clientDataKey(name)
       guard let value else { return sqlite3_set_clientdata(handle, key, nil, nil) }
       // SQLite calls the destructor itself when the call fails.
-      let box = Unmanaged.passRetained(ClientDataBox(value)).toOpaque()
+      let box = Unretained.retainedOpaque(ClientDataBox(value))
       return sqlite3_set_clientdata(handle, key, box, releaseClientData)
     }
     try check(rc)
@@ -59,7 +59,7 @@ extension Database {
       return nil
     }
     // Only setClientData stores values under an "amalgam:" name, always in a ClientDataBox.
-    return Unmanaged<ClientDataBox>.fromOpaque(pointer).takeUnretainedValue().value as? Value
+    return Unretained<ClientDataBox>(opaque: pointer).object.value as? Value
   }
 
   /// The name SQLite stores Swift client data under.

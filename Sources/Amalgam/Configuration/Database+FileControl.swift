@@ -110,8 +110,7 @@ extension Database {
   public func vfsName(schema: String = "main") throws -> String {
     var name: UnsafeMutablePointer<CChar>?
     try fileControl(SQLITE_FCNTL_VFSNAME, "SQLITE_FCNTL_VFSNAME", schema: schema, &name)
-    defer { sqlite3_free(name) }
-    return name.map { String(cString: $0) } ?? ""
+    return takeSQLiteString(name) ?? ""
   }
 
   /// Whether the schema's file was renamed or deleted since it was opened (`SQLITE_FCNTL_HAS_MOVED`):

@@ -40,8 +40,7 @@
     public func loadExtension(path: String, entryPoint: String? = nil) throws {
       var message: UnsafeMutablePointer<CChar>?
       let (handle, rc) = try connection.withHandle { ($0, sqlite3_load_extension($0, path, entryPoint, &message)) }
-      let text = message.map { String(cString: $0) }
-      sqlite3_free(message)
+      let text = takeSQLiteString(message)
       guard rc == SQLITE_OK else {
         let error = SQLiteError(resultCode: rc, connection: handle)
         throw SQLiteError(code: error.extendedCode, message: text ?? error.message)

@@ -37,10 +37,9 @@ extension Database {
     try connection.withHandle { handle in
       var message: UnsafeMutablePointer<CChar>?
       let rc = entryPoint(handle, &message, nil)
-      defer { sqlite3_free(message) }
+      let text = takeSQLiteString(message)
       guard rc == SQLITE_OK else {
-        let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
-        throw SQLiteError(code: ResultCode(rawValue: rc), message: text)
+        throw SQLiteError(code: ResultCode(rawValue: rc), message: text ?? String(cString: sqlite3_errstr(rc)))
       }
     }
   }

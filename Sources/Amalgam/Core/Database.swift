@@ -255,8 +255,7 @@ public final class Database {
     var message: UnsafeMutablePointer<CChar>?
     let registered = amalgam_register_extensions(handle, &message)
     if registered != SQLITE_OK {
-      let text = message.map { String(cString: $0) }
-      sqlite3_free(message)
+      let text = takeSQLiteString(message)
       sqlite3_close_v2(handle)
       connection.handle = nil
       throw SQLiteError(code: ResultCode(rawValue: registered), message: text)

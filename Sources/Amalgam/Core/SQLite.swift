@@ -88,9 +88,7 @@ public enum SQLite {
       var name: UnsafePointer<CChar>?
       var length: Int32 = 0
       guard sqlite3_keyword_name(index, &name, &length) == SQLITE_OK, let name else { return nil }
-      return name.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
-      }
+      return String(utf8: name, count: Int(length))
     }
   }
 

@@ -154,9 +154,7 @@ extension Statement {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/expanded_sql.html>
   public var expandedSQL: String? {
-    guard let text = sqlite3_expanded_sql(sqliteHandle) else { return nil }
-    defer { sqlite3_free(text) }
-    return String(cString: text)
+    takeSQLiteString(sqlite3_expanded_sql(sqliteHandle))
   }
 
   #if ENABLE_NORMALIZE

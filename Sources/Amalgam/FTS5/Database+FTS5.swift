@@ -48,13 +48,13 @@
       guard let create = api.pointee.xCreateTokenizer_v2 else {
         throw SQLiteError(code: .error, message: "This FTS5 has no version-2 tokenizer API")
       }
-      let userData = Unmanaged.passRetained(registration).toOpaque()
+      let userData = Unretained.retainedOpaque(registration)
       let rc = try connection.withHandle { _ in
         create(api, name, userData, &methods, releaseFunctionBox)
       }
       if rc != SQLITE_OK {
         // FTS5 keeps, and later releases, the user data only when it registered the tokenizer.
-        Unmanaged<TokenizerRegistration>.fromOpaque(userData).release()
+        Unretained<TokenizerRegistration>.releaseOpaque(userData)
         throw SQLiteError(code: ResultCode(rawValue: rc), message: "Cannot register FTS5 tokenizer \"\(name)\"")
       }
     }
@@ -105,96 +105,6 @@
     }
   }
 
-  /// The arguments of an FTS5 table's `tokenize` option that a Swift tokenizer is created with
-  /// (`tokenize = 'name arg1 arg2'` gives `["arg1", "arg2"]`), and the way to create the tokenizer
-  /// it wraps.
-  ///
-  /// The arguments are a collection of strings. ``tokenizer(_:arguments:)`` works only during the
-  /// ``FTS5Tokenizer/init(arguments:)`` call that receives them; kept after it, it throws
-  /// ``DatabaseError/callbackValueExpired(_:)``.
-  ///
-  /// Related SQLite documentation: <https://sqlite.org/fts5.html#tokenizers>
-  ///
-  /// ## Topics
-  ///
-  /// ### Reading the arguments
-  ///
-  /// - ``values``
-  /// - ``subscript(_:)``
-  ///
-  /// ### Wrapping another tokenizer
-  ///
-  /// - ``tokenizer(_:arguments:)``
-  public struct FTS5TokenizerArguments: RandomAccessCollection {
-    /// The arguments, in order.
-    public let values: [String]
-    let api: UnsafeMutablePointer<fts5_api>
-    weak var connection: Connection?
-    let token: CallbackToken
-
-    /// 0.
-    public var startIndex: Int { 0 }
-    /// The number of arguments.
-    public var endIndex: Int { values.count }
-    /// The argument at `index` (0-based).
-    public subscript(index: Int) -> String { values[index] }
-
-    /// Creates an instance of the tokenizer `name` (`unicode61`, `ascii`, `porter`, `trigram`, or
-    /// any tokenizer registered on this connection) with `arguments`, for the tokenizer being created
-    /// to wrap.
-    ///
-    /// ```swift
-    /// init(arguments: FTS5TokenizerArguments) throws {
-    ///   // tokenize = 'stopwords unicode61 remove_diacritics 2'
-    ///   base = try arguments.tokenizer(arguments.first ?? "unicode61", arguments: Array(arguments.dropFirst()))
-    /// }
-    /// ```
-    ///
-    /// - Throws: ``SQLiteError`` for an unknown tokenizer or arguments it rejects;
-    ///   ``DatabaseError/callbackValueExpired(_:)`` after the initializer returned.
-    ///
-    /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
-    public func tokenizer(_ name: String, arguments: [String] = []) throws -> FTS5TokenizerHandle {
-      try token.check("a value handed to an FTS5 tokenizer call")
-      return try makeTokenizerHandle(api: api, name: name, arguments: arguments, connection: connection)
-    }
-  }
-
-  /// Finds the tokenizer `name` with `xFindTokenizer_v2` and creates an instance with `arguments`.
-  func makeTokenizerHandle(
-    api: UnsafeMutablePointer<fts5_api>, name: String, arguments: [String], connection: Connection?
-  ) throws -> FTS5TokenizerHandle {
-    var userData: UnsafeMutableRawPointer?
-    var methods: UnsafeMutablePointer<fts5_tokenizer_v2>?
-    let found = api.pointee.xFindTokenizer_v2?(api, name, &userData, &methods) ?? SQLITE_ERROR
-    guard found == SQLITE_OK, let methods, let xCreate = methods.pointee.xCreate else {
-      throw SQLiteError(code: .error, message: "No such FTS5 tokenizer: \"\(name)\"")
-    }
-    let copy = methods.pointee
-    var instance: OpaquePointer?
-    let strings = arguments.map { argument in
-      argument.utf8CString.withUnsafeBufferPointer { characters in
-        let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: characters.count)
-        _ = copy.initialize(from: characters)
-        return copy
-      }
-    }
-    defer { strings.forEach { $0.deallocate() } }
-    var argv: [UnsafePointer<CChar>?] = strings.map { $0.baseAddress.map { UnsafePointer($0) } }
-    let rc = argv.withUnsafeMutableBufferPointer { argv in
-      xCreate(userData, argv.baseAddress, Int32(argv.count), &instance)
-    }
-    guard rc == SQLITE_OK, let instance else {
-      var message = "FTS5 tokenizer \"\(name)\" rejected its arguments \(arguments)"
-      if let pending = connection?.pendingCallbackError {
-        connection?.pendingCallbackError = nil
-        message += ": \(pending.message)"
-      }
-      throw SQLiteError(code: ResultCode(rawValue: rc == SQLITE_OK ? SQLITE_ERROR : rc), message: message)
-    }
-    return FTS5TokenizerHandle(name: name, methods: copy, instance: instance, connection: connection)
-  }
-
   /// A Swift tokenizer's registration: the user data FTS5 holds for it.
   final class TokenizerRegistration {
     let name: String
@@ -218,15 +128,8 @@
 
     /// Keeps the message of `error` for the statement that fails, and returns the code to give FTS5.
     func report(_ error: any Error) -> Int32 {
-      var code = SQLITE_ERROR
-      if let error = error as? SQLiteError {
-        let primary = error.code.rawValue
-        if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE {
-          code = error.extendedCode.rawValue
-        }
-      }
-      let message = error is SQLiteError ? (error as? SQLiteError)?.message ?? "" : errorMessage(error)
-      connection?.pendingCallbackError = (code, "FTS5 tokenizer \"\(name)\": \(message)")
+      let code = callbackResultCode(error)
+      connection?.pendingCallbackError = (code, "FTS5 tokenizer \"\(name)\": \(callbackErrorMessage(error))")
       return code
     }
   }
@@ -252,7 +155,7 @@
   ) -> Int32 {
     guard let userData, let output else { return SQLITE_MISUSE }
     // Registered only with a TokenizerRegistration as its user data (in addTokenizer).
-    let registration = Unmanaged<TokenizerRegistration>.fromOpaque(userData).takeUnretainedValue()
+    let registration = Unretained<TokenizerRegistration>(opaque: userData).object
     var values: [String] = []
     for index in 0..<Int(Swift.max(argc, 0)) {
       values.append(argv?[index].map { String(cString: $0) } ?? "")
@@ -267,7 +170,7 @@
             try connection.restricting(.tokenizerConstructor) { try registration.make(arguments) }
           } ?? registration.make(arguments)
         let instance = TokenizerInstance(tokenizer: tokenizer, registration: registration)
-        output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
+        output.pointee = OpaquePointer(Unretained.retainedOpaque(instance))
         return SQLITE_OK
       } catch {
         return registration.report(error)
@@ -278,7 +181,7 @@
   /// xDelete of every Swift tokenizer: releases the instance made by createSwiftTokenizer.
   private func deleteSwiftTokenizer(_ tokenizer: OpaquePointer?) {
     guard let tokenizer else { return }
-    Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(tokenizer)).release()
+    Unretained<TokenizerInstance>.releaseOpaque(UnsafeRawPointer(tokenizer))
   }
 
   /// xTokenize of every Swift tokenizer: hands the text and a token sink to the Swift tokenizer.
@@ -291,7 +194,7 @@
   ) -> Int32 {
     guard let tokenizer, let callback else { return SQLITE_MISUSE }
     // FTS5 passes back the pointer createSwiftTokenizer made.
-    let instance = Unmanaged<TokenizerInstance>.fromOpaque(UnsafeRawPointer(tokenizer)).takeUnretainedValue()
+    let instance = Unretained<TokenizerInstance>(opaque: UnsafeRawPointer(tokenizer)).object
     let bytes = UnsafeRawPointer(text)?.assumingMemoryBound(to: UInt8.self)
     let byteCount = Int(Swift.max(count, 0))
     var reportedAToken = false

@@ -44,13 +44,13 @@
       }
       let box = AuxiliaryFunction(name: name, body: function)
       box.connection = connection
-      let userData = Unmanaged.passRetained(box).toOpaque()
+      let userData = Unretained.retainedOpaque(box)
       let rc = try connection.withHandle { _ in
         create(api, name, userData, callAuxiliaryFunction, releaseFunctionBox)
       }
       if rc != SQLITE_OK {
         // FTS5 calls the destructor only for a function it registered.
-        Unmanaged<AuxiliaryFunction>.fromOpaque(userData).release()
+        Unretained<AuxiliaryFunction>.releaseOpaque(userData)
         throw SQLiteError(
           code: ResultCode(rawValue: rc), message: "Cannot register FTS5 auxiliary function \"\(name)\"")
       }
@@ -91,11 +91,11 @@
   ) {
     guard let api, let fts, let context, let userData = api.pointee.xUserData?(fts) else { return }
     // Registered only with an AuxiliaryFunction as its user data (in addAuxiliaryFunction).
-    let function = Unmanaged<AuxiliaryFunction>.fromOpaque(userData).takeUnretainedValue()
+    let function = Unretained<AuxiliaryFunction>(opaque: userData).object
     function.scope.run { token in
       do {
         try function.body(
-          FTS5ExtensionAPI(api: api, fts: fts, token: token, function: function),
+          FTS5ExtensionAPI(api: api, fts: fts, token: token, function: Unretained(function)),
           FunctionArguments(count: count, values: values, token: token),
           FunctionContext(context, flags: [], name: function.internedName, token: token))
       } catch {

@@ -72,14 +72,17 @@
     @usableFromInline let api: UnsafePointer<Fts5ExtensionApi>
     @usableFromInline let fts: OpaquePointer
     @usableFromInline let token: CallbackToken
-    /// The function's registration: its scopes for nested callbacks. Not retained: a closure that
-    /// kept this view in its own captured state would otherwise keep its registration, hence itself,
-    /// alive for ever (a reference cycle that LeakSanitizer reported). Every use follows a
-    /// `token.check`, which passes only while the call runs, and FTS5 keeps the registration during
-    /// its calls.
-    unowned(unsafe) let function: AuxiliaryFunction
+    /// The function's registration: its scopes for nested callbacks. Kept alive by FTS5, which holds
+    /// the registration during its calls; every use follows a `token.check`, which passes only while
+    /// the call runs. Not retained: a closure that kept this view in its own captured state would
+    /// otherwise keep its registration, hence itself, alive for ever (a reference cycle that
+    /// LeakSanitizer reported).
+    let function: Unretained<AuxiliaryFunction>
 
-    init(api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken, function: AuxiliaryFunction) {
+    init(
+      api: UnsafePointer<Fts5ExtensionApi>, fts: OpaquePointer, token: CallbackToken,
+      function: Unretained<AuxiliaryFunction>
+    ) {
       self.api = api
       self.fts = fts
       self.token = token
@@ -88,6 +91,13 @@
 
     /// True while the call that received this view is running.
     public var isValid: Bool { token.isActive }
+
+    /// Throws ``DatabaseError/callbackValueExpired(_:)`` once the call that received this view has
+    /// returned: every method checks it first.
+    @inlinable
+    func checkValid() throws {
+      try token.check("the FTS5 extension API view of an auxiliary function call")
+    }
 
     @inlinable
     func check(_ rc: Int32, _ what: @autoclosure () -> String) throws {
@@ -125,7 +135,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnText>
     @inlinable
     public func withColumnText<R>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var text: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(api.pointee.xColumnText?(fts, Int32(clamping: column), &text, &count) ?? SQLITE_MISUSE, "xColumnText")
@@ -145,7 +155,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnSize>
     @inlinable
     public func columnSize(_ column: Int? = nil) throws -> Int {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var size: Int32 = 0
       try check(api.pointee.xColumnSize?(fts, Int32(clamping: column ?? -1), &size) ?? SQLITE_MISUSE, "xColumnSize")
       return Int(size)
@@ -156,15 +166,13 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnLocale>
     public func columnLocale(_ column: Int) throws -> String? {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var locale: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(
         api.pointee.xColumnLocale?(fts, Int32(clamping: column), &locale, &count) ?? SQLITE_MISUSE, "xColumnLocale")
       guard let locale, count > 0 else { return nil }
-      return locale.withMemoryRebound(to: UInt8.self, capacity: Int(count)) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: Int(count)), as: UTF8.self)
-      }
+      return String(utf8: locale, count: Int(count))
     }
 
     // MARK: The table
@@ -174,7 +182,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xRowCount>
     @inlinable
     public func rowCount() throws -> Int64 {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var count: Int64 = 0
       try check(api.pointee.xRowCount?(fts, &count) ?? SQLITE_MISUSE, "xRowCount")
       return count
@@ -186,7 +194,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xColumnTotalSize>
     @inlinable
     public func columnTotalSize(_ column: Int? = nil) throws -> Int64 {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var size: Int64 = 0
       try check(
         api.pointee.xColumnTotalSize?(fts, Int32(clamping: column ?? -1), &size) ?? SQLITE_MISUSE, "xColumnTotalSize")
@@ -218,13 +226,13 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xQueryToken>
     public func queryToken(phrase: Int, token index: Int) throws -> String {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var text: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(
         api.pointee.xQueryToken?(fts, Int32(clamping: phrase), Int32(clamping: index), &text, &count)
           ?? SQLITE_MISUSE, "xQueryToken")
-      return Self.string(text, count)
+      return String(utf8: text, count: Int(count))
     }
 
     /// The number of matches of all phrases of the query in the current row (`xInstCount`).
@@ -232,7 +240,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xInstCount>
     @inlinable
     public func instanceCount() throws -> Int {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var count: Int32 = 0
       try check(api.pointee.xInstCount?(fts, &count) ?? SQLITE_MISUSE, "xInstCount")
       return Int(count)
@@ -244,7 +252,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xInst>
     @inlinable
     public func instance(at index: Int) throws -> FTS5PhraseInstance {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var phrase: Int32 = 0
       var column: Int32 = 0
       var offset: Int32 = 0
@@ -257,13 +265,13 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xInstToken>
     public func instanceToken(at index: Int, token tokenIndex: Int) throws -> String {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var text: UnsafePointer<CChar>?
       var count: Int32 = 0
       try check(
         api.pointee.xInstToken?(fts, Int32(clamping: index), Int32(clamping: tokenIndex), &text, &count)
           ?? SQLITE_MISUSE, "xInstToken")
-      return Self.string(text, count)
+      return String(utf8: text, count: Int(count))
     }
 
     /// Calls `body` with the column and token offset of each match of phrase `phrase` in the current
@@ -272,7 +280,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xPhraseFirst>
     @inlinable
     public func forEachInstance(ofPhrase phrase: Int, _ body: (_ column: Int, _ offset: Int) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let first = api.pointee.xPhraseFirst, let next = api.pointee.xPhraseNext else { return }
       guard phrase >= 0 && phrase < phraseCount else { throw phraseOutOfRange(phrase) }
       var iterator = Fts5PhraseIter()
@@ -281,7 +289,7 @@
       try check(first(fts, Int32(phrase), &iterator, &column, &offset), "xPhraseFirst")
       while column >= 0 {
         try body(Int(column), Int(offset))
-        try token.check("the FTS5 extension API view of an auxiliary function call")
+        try checkValid()
         next(fts, &iterator, &column, &offset)
       }
     }
@@ -293,7 +301,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xPhraseFirstColumn>
     @inlinable
     public func forEachColumn(ofPhrase phrase: Int, _ body: (_ column: Int) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let first = api.pointee.xPhraseFirstColumn, let next = api.pointee.xPhraseNextColumn else { return }
       guard phrase >= 0 && phrase < phraseCount else { throw phraseOutOfRange(phrase) }
       var iterator = Fts5PhraseIter()
@@ -301,7 +309,7 @@
       try check(first(fts, Int32(phrase), &iterator, &column), "xPhraseFirstColumn")
       while column >= 0 {
         try body(Int(column))
-        try token.check("the FTS5 extension API view of an auxiliary function call")
+        try checkValid()
         next(fts, &iterator, &column)
       }
     }
@@ -320,10 +328,10 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xQueryPhrase>
     public func queryPhrase(_ phrase: Int, _ body: (FTS5ExtensionAPI) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let xQueryPhrase = api.pointee.xQueryPhrase else { return }
       try withoutActuallyEscaping(body) { body in
-        var state = QueryPhraseState(body: body, function: function)
+        var state = QueryPhraseState(body: body, function: function.object)
         let rc = withUnsafeMutablePointer(to: &state) { state in
           xQueryPhrase(fts, Int32(clamping: phrase), state, forwardQueryPhraseRow)
         }
@@ -340,7 +348,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xTokenize>
     public func tokenize(_ text: String, locale: String? = nil, _ body: (FTS5Token) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       try withUTF8Bytes(text) { text in
         try withUTF8Bytes(locale ?? "") { localeBytes in
           try tokenize(
@@ -355,7 +363,7 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xTokenize>
     public func tokenize(column: Int, _ body: (FTS5Token) throws -> Void) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       var locale: UnsafePointer<CChar>?
       var localeCount: Int32 = 0
       try check(
@@ -371,12 +379,14 @@
       _ text: UnsafeRawBufferPointer, locale: UnsafeRawBufferPointer?, _ body: (FTS5Token) throws -> Void
     ) throws {
       guard let xTokenize = api.pointee.xTokenize_v2 else { return }
-      try runTokenCallbacks(
-        body, scope: function.tokenScope, textCount: text.count, connection: function.connection
-      ) { context, callback in
-        xTokenize(
-          fts, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count),
-          locale?.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(locale?.count ?? 0), context, callback)
+      try function.withObject { function in
+        try runTokenCallbacks(
+          body, scope: function.tokenScope, textCount: text.count, connection: function.connection
+        ) { context, callback in
+          xTokenize(
+            fts, text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count),
+            locale?.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(locale?.count ?? 0), context, callback)
+        }
       }
     }
 
@@ -390,7 +400,7 @@
     public var auxiliaryData: Any? {
       guard token.isActive, let data = api.pointee.xGetAuxdata?(fts, 0) else { return nil }
       // Only setAuxiliaryData stores auxiliary data for Swift functions, always an AuxiliaryDataBox.
-      return Unmanaged<AuxiliaryDataBox>.fromOpaque(data).takeUnretainedValue().value
+      return Unretained<AuxiliaryDataBox>(opaque: data).object.value
     }
 
     /// Stores `value` for the rest of the current query (`xSetAuxdata`): later calls of this function
@@ -399,9 +409,9 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xSetAuxdata>
     public func setAuxiliaryData(_ value: Any) throws {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let xSetAuxdata = api.pointee.xSetAuxdata else { return }
-      let data = Unmanaged.passRetained(AuxiliaryDataBox(value)).toOpaque()
+      let data = Unretained.retainedOpaque(AuxiliaryDataBox(value))
       // FTS5 releases the data with the destructor even when it fails to store it.
       try check(xSetAuxdata(fts, data, releaseFunctionBox), "xSetAuxdata")
     }
@@ -412,17 +422,10 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#xGetAuxdata>
     @discardableResult
     public func removeAuxiliaryData() throws -> Any? {
-      try token.check("the FTS5 extension API view of an auxiliary function call")
+      try checkValid()
       guard let data = api.pointee.xGetAuxdata?(fts, 1) else { return nil }
       // Cleared without calling the destructor: the reference taken in setAuxiliaryData is ours now.
-      return Unmanaged<AuxiliaryDataBox>.fromOpaque(data).takeRetainedValue().value
-    }
-
-    static func string(_ text: UnsafePointer<CChar>?, _ count: Int32) -> String {
-      guard let text, count > 0 else { return "" }
-      return text.withMemoryRebound(to: UInt8.self, capacity: Int(count)) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: Int(count)), as: UTF8.self)
-      }
+      return Unretained<AuxiliaryDataBox>.takeRetained(data).value
     }
   }
 
@@ -469,7 +472,7 @@
     let function = state.pointee.function
     return function.queryScope.run { token in
       do {
-        try state.pointee.body(FTS5ExtensionAPI(api: api, fts: fts, token: token, function: function))
+        try state.pointee.body(FTS5ExtensionAPI(api: api, fts: fts, token: token, function: Unretained(function)))
         return SQLITE_OK
       } catch {
         state.pointee.error = error

@@ -183,9 +183,7 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#the_locale_option>
     public var locale: String? {
       guard token.isActive, let localeBase else { return nil }
-      return localeBase.withMemoryRebound(to: UInt8.self, capacity: localeCount) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: localeCount), as: UTF8.self)
-      }
+      return String(utf8: localeBase, count: localeCount)
     }
 
     /// 0.

@@ -159,7 +159,7 @@ enum AggregateState<State> {
 /// The aggregate registered with `context`'s function. Registered only with an AggregateFunction as
 /// its user data (in the functions above).
 private func aggregate(_ context: OpaquePointer) -> AggregateFunction? {
-  sqlite3_user_data(context).map { Unmanaged<AggregateFunction>.fromOpaque($0).takeUnretainedValue() }
+  sqlite3_user_data(context).map { Unretained<AggregateFunction>(opaque: $0).object }
 }
 
 /// SQLite's xStep.

@@ -68,10 +68,10 @@ extension Database {
   /// failure releases it here.
   private func createCollation(_ name: String, _ function: CollationFunction) throws {
     try SQLiteError.checkNoNUL(name, "collation name")
-    function.connection = connection
+    function.connection = Unretained(connection)
     // Allowed in the callbacks that may only read (the collation-needed handler registers collations).
     let rc = try connection.withHandle(running: nil) { handle in
-      let userData = Unmanaged.passRetained(function).toOpaque()
+      let userData = Unretained.retainedOpaque(function)
       let rc = sqlite3_create_collation_v2(handle, name, SQLITE_UTF8, userData, compareCollation, releaseFunctionBox)
       if rc != SQLITE_OK { releaseFunctionBox(userData) }
       return rc
@@ -86,9 +86,9 @@ final class CollationFunction {
   let compare: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult
 
   /// The connection the collation is registered on, which SQLite forbids the comparison to use.
-  /// Unowned: SQLite calls the collation only while it holds the handle, and the connection box
-  /// outlives the handle (statements keep it until SQLite has finished with it).
-  unowned(unsafe) var connection: Connection?
+  /// Kept alive by its statements: SQLite calls the collation only while it holds the handle, and the
+  /// connection outlives the handle (statements keep it until SQLite has finished with it).
+  var connection: Unretained<Connection>?
 
   init(compare: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> ComparisonResult) {
     self.compare = compare
@@ -102,12 +102,12 @@ private func compareCollation(
 ) -> Int32 {
   guard let userData else { return 0 }
   // Registered only with a CollationFunction as its user data (in createCollation above).
-  let function = Unmanaged<CollationFunction>.fromOpaque(userData).takeUnretainedValue()
+  let function = Unretained<CollationFunction>(opaque: userData).object
   let leftBytes = UnsafeRawBufferPointer(start: leftCount > 0 ? left : nil, count: Int(Swift.max(leftCount, 0)))
   let rightBytes = UnsafeRawBufferPointer(start: rightCount > 0 ? right : nil, count: Int(Swift.max(rightCount, 0)))
   let result =
     if let connection = function.connection {
-      connection.restricting(.collation) { function.compare(leftBytes, rightBytes) }
+      connection.withObject { $0.restricting(.collation) { function.compare(leftBytes, rightBytes) } }
     } else {
       function.compare(leftBytes, rightBytes)
     }

@@ -181,7 +181,7 @@ extension Database {
     try Self.validateFunction(name: name, arity: arity)
     let rc = try connection.withHandle { handle in
       // Retained only once the call is certain: SQLite releases it even when the call fails.
-      create(handle, Unmanaged.passRetained(box).toOpaque(), SQLITE_UTF8 | flags.rawValue)
+      create(handle, Unretained.retainedOpaque(box), SQLITE_UTF8 | flags.rawValue)
     }
     try check(rc)
     connection.state(FunctionRegistry.self).functions.insert(.init(name: name, arity: Int32(arity)))
@@ -213,7 +213,7 @@ private func callScalarFunction(
 ) {
   guard let context, let userData = sqlite3_user_data(context) else { return }
   // Registered only with a ScalarFunction as its user data (in addFunction above).
-  let function = Unmanaged<ScalarFunction>.fromOpaque(userData).takeUnretainedValue()
+  let function = Unretained<ScalarFunction>(opaque: userData).object
   function.scope.run { token in
     do {
       try function.body(
@@ -229,5 +229,5 @@ private func callScalarFunction(
 /// SQLite's xDestroy for every function and collation box: gives back the reference taken at registration.
 func releaseFunctionBox(_ userData: UnsafeMutableRawPointer?) {
   guard let userData else { return }
-  Unmanaged<AnyObject>.fromOpaque(userData).release()
+  Unretained<AnyObject>.releaseOpaque(userData)
 }

@@ -255,6 +255,6 @@ public struct FunctionArguments: RandomAccessCollection {
     // again, and a length without bytes would trap.
     guard let bytes = sqlite3_value_text(value) else { return nil }
     let count = Int(sqlite3_value_bytes(value))
-    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    return String(utf8: bytes, count: count)
   }
 }

@@ -157,7 +157,7 @@ public struct FunctionContext {
     guard token.isActive, let index = Int32(exactly: index), index >= 0,
       let pointer = sqlite3_get_auxdata(context, index)
     else { return nil }
-    return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+    return Unretained<AnyObject>(opaque: pointer).object
   }
 
   /// Caches `object` for the value of argument `index` (`sqlite3_set_auxdata`): later calls of the
@@ -168,7 +168,7 @@ public struct FunctionContext {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/get_auxdata.html>
   public func setAuxiliaryData(_ object: AnyObject, forArgument index: Int) {
     guard token.isActive, let index = Int32(exactly: index), index >= 0 else { return }
-    sqlite3_set_auxdata(context, index, Unmanaged.passRetained(object).toOpaque(), releaseFunctionBox)
+    sqlite3_set_auxdata(context, index, Unretained.retainedOpaque(object), releaseFunctionBox)
   }
 
   private func checkResultSubtypeAllowed() throws {
@@ -217,16 +217,9 @@ func setFunctionResult(_ value: DatabaseValue, on context: OpaquePointer) {
 /// code when it is an ``SQLiteError`` (`sqlite3_result_error_code`). The statement then fails with an
 /// ``SQLiteError`` carrying that message.
 func setFunctionError(_ error: any Error, on context: OpaquePointer) {
-  if let error = error as? SQLiteError {
-    sqlite3_result_error(context, error.message, -1)
-    // Only a real error code: OK, ROW and DONE would make the failed call look like a success.
-    let primary = error.code.rawValue
-    if primary != SQLITE_OK && primary != SQLITE_ROW && primary != SQLITE_DONE {
-      sqlite3_result_error_code(context, error.extendedCode.rawValue)
-    }
-  } else {
-    sqlite3_result_error(context, errorMessage(error), -1)
-  }
+  sqlite3_result_error(context, callbackErrorMessage(error), -1)
+  // Any other error keeps the SQLITE_ERROR that sqlite3_result_error set.
+  if let code = (error as? SQLiteError)?.callbackResultCode { sqlite3_result_error_code(context, code) }
 }
 
 /// After a function's closure returned (or threw): when a non-throwing reader of its arguments met an
@@ -235,13 +228,4 @@ func setFunctionError(_ error: any Error, on context: OpaquePointer) {
 @inline(__always)
 func failIfOutOfMemory(_ token: CallbackToken, on context: OpaquePointer) {
   if token.ranOutOfMemory { sqlite3_result_error_nomem(context) }
-}
-
-/// The message of an error thrown by a function: a `LocalizedError`'s description when it has one,
-/// else the error's `description` (which names the case and its values).
-func errorMessage(_ error: any Error) -> String {
-  if let localized = error as? any LocalizedError, let description = localized.errorDescription {
-    return description
-  }
-  return String(describing: error)
 }

@@ -50,7 +50,7 @@ enum PointerTypeNames {
 /// SQLite's destructor for a pointer value: gives back the reference taken when it was bound or set.
 private func releasePointerValue(_ pointer: UnsafeMutableRawPointer?) {
   guard let pointer else { return }
-  Unmanaged<AnyObject>.fromOpaque(pointer).release()
+  Unretained<AnyObject>.releaseOpaque(pointer)
 }
 
 extension Statement {
@@ -83,7 +83,7 @@ extension Statement {
     let rc = try connection.withHandle { _ in
       // SQLite releases the reference with the destructor even when binding fails.
       sqlite3_bind_pointer(
-        sqliteHandle, Int32(index), Unmanaged.passRetained(object as AnyObject).toOpaque(), type,
+        sqliteHandle, Int32(index), Unretained<AnyObject>.retainedOpaque(object), type,
         releasePointerValue)
     }
     try check(rc)
@@ -115,7 +115,7 @@ extension FunctionArguments {
       let pointer = sqlite3_value_pointer(value, PointerTypeNames.cString(for: typeName))
     else { return nil }
     // Only Amalgam makes values under an "amalgam:" name, always from a retained Swift object.
-    return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? T
+    return Unretained<AnyObject>(opaque: pointer).object as? T
   }
 }
 
@@ -138,7 +138,7 @@ extension FunctionContext {
   public func setResult<T: AnyObject>(pointer object: T, typeName: String = String(reflecting: T.self)) {
     guard token.isActive else { return }
     sqlite3_result_pointer(
-      context, Unmanaged.passRetained(object as AnyObject).toOpaque(), PointerTypeNames.cString(for: typeName),
+      context, Unretained<AnyObject>.retainedOpaque(object), PointerTypeNames.cString(for: typeName),
       releasePointerValue)
   }
 }

@@ -57,9 +57,7 @@ public enum TraceEvent: Sendable, Hashable {
       if sql.hasPrefix("--") {
         self = .statement(sql: sql, expandedSQL: sql)
       } else {
-        let expanded = sqlite3_expanded_sql(statement)
-        defer { sqlite3_free(expanded) }
-        self = .statement(sql: sql, expandedSQL: expanded.map { String(cString: $0) })
+        self = .statement(sql: sql, expandedSQL: takeSQLiteString(sqlite3_expanded_sql(statement)))
       }
     case SQLITE_TRACE_PROFILE:
       let nanoseconds = detail.map { $0.load(as: Int64.self) } ?? 0

@@ -181,21 +181,15 @@
       var schemaError: (any Error)?
       try withSchema {
         try withStreams([stream], error: addError) {
-          var iterator: OpaquePointer?
-          var rc = sqlite3changeset_start_v2_strm(&iterator, StreamContext.inputCallback, stream.pointer, 0)
-          guard rc == SQLITE_OK, let iterator else {
-            sqlite3changeset_finalize(iterator)
-            return rc
-          }
           var checked: Set<String> = []
-          rc = sqlite3changeset_next(iterator)
-          while rc == SQLITE_ROW {
+          return ChangesetIterator(stream: stream, inverted: false).forEachChange { iterator in
             var name: UnsafePointer<CChar>?
             var columns: Int32 = 0
             var operation: Int32 = 0
             var indirect: Int32 = 0
-            rc = sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
-            guard rc == SQLITE_OK, let name else { break }
+            let rc = sqlite3changeset_op(iterator, &name, &columns, &operation, &indirect)
+            // A change without a table name (which SQLite never makes) ends the reading.
+            guard rc == SQLITE_OK, let name else { return rc == SQLITE_OK ? SQLITE_DONE : rc }
             let table = String(cString: name)
             if !checked.contains(table) {
               do {
@@ -203,17 +197,11 @@
                 checked.insert(table)
               } catch {
                 schemaError = error
-                rc = SQLITE_DONE
-                break
+                return SQLITE_DONE
               }
             }
-            rc = sqlite3changegroup_add_change(handle, iterator)
-            guard rc == SQLITE_OK else { break }
-            rc = sqlite3changeset_next(iterator)
+            return sqlite3changegroup_add_change(handle, iterator)
           }
-          // The iterator's own error (corrupt input, a failed read) when it stopped on one.
-          let finalized = sqlite3changeset_finalize(iterator)
-          return rc == SQLITE_DONE ? finalized : rc
         }
       }
       if let schemaError { throw schemaError }
@@ -285,7 +273,7 @@
       }
       var message: UnsafeMutablePointer<CChar>?
       let rc = try withSchema { sqlite3changegroup_change_begin(handle, code, table, indirect ? 1 : 0, &message) }
-      let text = takeSQLiteMessage(message)
+      let text = takeSQLiteString(message)
       if rc != SQLITE_OK { throw sessionError(rc, message: text) }
     }
 
@@ -363,7 +351,7 @@
     public func finishChange(discard: Bool = false) throws {
       var message: UnsafeMutablePointer<CChar>?
       let rc = try withSchema { sqlite3changegroup_change_finish(handle, discard ? 1 : 0, &message) }
-      let text = takeSQLiteMessage(message)
+      let text = takeSQLiteString(message)
       if rc != SQLITE_OK { throw sessionError(rc, message: text) }
     }
 
@@ -407,96 +395,6 @@
       let sink = StreamContext(output: output)
       try withStreams([sink]) {
         sqlite3changegroup_output_strm(handle, StreamContext.outputCallback, sink.pointer)
-      }
-    }
-  }
-
-  /// Rebases local changes over remote changes that were applied with conflicts, so that the local
-  /// changes keep the conflict resolutions when they are sent on (`sqlite3_rebaser`).
-  ///
-  /// ```swift
-  /// // On a replica that has local changes `local`, apply the remote changes:
-  /// let rebaseData = try db.apply(remote) { _ in .replace }
-  /// let rebaser = try Rebaser()
-  /// try rebaser.configure(rebaseData)
-  /// let toSend = try rebaser.rebase(local)
-  /// ```
-  ///
-  /// A rebaser is used by one thread at a time.
-  ///
-  /// Related SQLite documentation: <https://sqlite.org/session/rebaser.html>
-  public final class Rebaser {
-    private let handle: OpaquePointer
-
-    /// Creates a rebaser (`sqlite3rebaser_create`).
-    ///
-    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_create.html>
-    public init() throws {
-      var handle: OpaquePointer?
-      let rc = sqlite3rebaser_create(&handle)
-      guard rc == SQLITE_OK, let handle else { throw sessionError(rc) }
-      self.handle = handle
-    }
-
-    deinit {
-      sqlite3rebaser_delete(handle)
-    }
-
-    /// The error for `rc` from the rebaser, which gives only a code: `SQLITE_ERROR` means a patchset.
-    private static func error(_ rc: Int32) -> any Error {
-      guard rc == SQLITE_ERROR else { return sessionError(rc) }
-      return SQLiteError(
-        code: .error,
-        message: "A patchset cannot be rebased or used as rebase data: a rebaser takes changesets, and rebase "
-          + "data as apply returns it")
-    }
-
-    /// Adds the conflict resolutions recorded in rebase data returned by
-    /// ``Database/apply(_:options:tableFilter:onConflict:)`` (`sqlite3rebaser_configure`). Call it once
-    /// per remote changeset applied.
-    ///
-    /// - Throws: ``SQLiteError``: `SQLITE_CORRUPT` for corrupt rebase data, `SQLITE_ERROR` for a patchset.
-    ///
-    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_configure.html>
-    public func configure(_ rebaseData: Data) throws {
-      let size = try cInt(count: rebaseData.count)
-      _ = try ChangesetValidator.validate(rebaseData)
-      let rc = rebaseData.withUnsafeBytes { bytes in
-        sqlite3rebaser_configure(handle, size, bytes.baseAddress)
-      }
-      if rc != SQLITE_OK { throw Self.error(rc) }
-    }
-
-    /// The changeset rebased over the configured resolutions (`sqlite3rebaser_rebase`).
-    ///
-    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT` for corrupt or truncated input (SQLite 3.53.4's
-    ///   rebaser alone would return the changes before a truncated one), `SQLITE_ERROR` for a patchset.
-    ///
-    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_rebase.html>
-    public func rebase(_ changeset: Changeset) throws -> Changeset {
-      let size = try cInt(count: changeset.data.count)
-      _ = try ChangesetValidator.validate(changeset.data)
-      var count: Int32 = 0
-      var output: UnsafeMutableRawPointer?
-      let rc = changeset.data.withUnsafeBytes { bytes in
-        sqlite3rebaser_rebase(handle, size, bytes.baseAddress, &count, &output)
-      }
-      let data = takeSQLiteBuffer(output, count: count)
-      if rc != SQLITE_OK { throw Self.error(rc) }
-      return Changeset(data: data)
-    }
-
-    /// Rebases a streamed changeset into `output` (`sqlite3rebaser_rebase_strm`).
-    ///
-    /// Related SQLite documentation: <https://sqlite.org/session/sqlite3rebaser_rebase.html>
-    public func rebase(
-      _ input: @escaping ChangesetInputStream, to output: @escaping ChangesetOutputStream
-    ) throws {
-      let source = StreamContext(input: input)
-      let sink = StreamContext(output: output)
-      try withStreams([source, sink], error: Self.error) {
-        sqlite3rebaser_rebase_strm(
-          handle, StreamContext.inputCallback, source.pointer, StreamContext.outputCallback, sink.pointer)
       }
     }
   }

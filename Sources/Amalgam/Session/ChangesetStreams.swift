@@ -120,10 +120,10 @@
       self.validator = ChangesetValidator(inverting: inverting)
     }
 
-    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var pointer: UnsafeMutableRawPointer { Unretained(self).opaque }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> StreamContext? {
-      pointer.map { Unmanaged<StreamContext>.fromOpaque($0).takeUnretainedValue() }
+      pointer.map { Unretained<StreamContext>(opaque: $0).object }
     }
 
     /// The C input callback: fills SQLite's buffer from the Swift input stream.
@@ -205,11 +205,5 @@
     defer { sqlite3_free(pointer) }
     guard let pointer, count > 0 else { return Data() }
     return Data(bytes: pointer, count: Int(count))
-  }
-
-  /// Takes ownership of an error message that a session function allocated with `sqlite3_malloc`.
-  func takeSQLiteMessage(_ message: UnsafeMutablePointer<CChar>?) -> String? {
-    defer { sqlite3_free(message) }
-    return message.map { String(cString: $0) }
   }
 #endif

@@ -192,7 +192,7 @@
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> ApplyContext? {
-      pointer.map { Unmanaged<ApplyContext>.fromOpaque($0).takeUnretainedValue() }
+      pointer.map { Unretained<ApplyContext>(opaque: $0).object }
     }
 
     /// SQLite's apply calls its filter once per run of changes to one table, in order (skipping runs

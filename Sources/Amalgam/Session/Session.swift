@@ -265,7 +265,7 @@
       try withSession { session, _ in
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3session_diff(session, fromSchema, table, &message)
-        let text = takeSQLiteMessage(message)
+        let text = takeSQLiteString(message)
         if rc != SQLITE_OK {
           if let text { throw SQLiteError(code: ResultCode(rawValue: rc), message: text) }
           throw sessionError(rc, on: database)
@@ -361,12 +361,12 @@
     }
 
     /// The C user data, which does not retain the filter: the session does.
-    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    var userData: UnsafeMutableRawPointer { Unretained(self).opaque }
 
     static let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32 = {
       userData, table in
       guard let userData, let table else { return 1 }
-      let filter = Unmanaged<SessionTableFilter>.fromOpaque(userData).takeUnretainedValue()
+      let filter = Unretained<SessionTableFilter>(opaque: userData).object
       if filter.isShadowTable(table) { return 0 }
       return filter.userFilter.map { $0(String(cString: table)) ? 1 : 0 } ?? 1
     }
