@@ -24,10 +24,11 @@ import Testing
 
   func makeDatabase() throws -> Database {
     let db = try Database()
-    try db.execute(sql: """
-      CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, email TEXT, score REAL, flags INTEGER,
-        joined TEXT, token TEXT, avatar BLOB, status TEXT, level INTEGER, address TEXT, tags TEXT)
-      """)
+    try db.execute(
+      sql: """
+        CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, email TEXT, score REAL, flags INTEGER,
+          joined TEXT, token TEXT, avatar BLOB, status TEXT, level INTEGER, address TEXT, tags TEXT)
+        """)
     return db
   }
 
@@ -38,7 +39,8 @@ import Testing
 
   let sample = Person(
     id: 7, name: "Ada", email: nil, score: 9.5, flags: 3,
-    joined: Date(timeIntervalSince1970: 1_700_000_000.25), token: UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!,
+    joined: Date(timeIntervalSince1970: 1_700_000_000.25),
+    token: UUID(uuid: (0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8)),
     avatar: Data([0, 1, 2, 255]), status: .retired, level: .high,
     address: Address(city: "London", zip: "N1"), tags: ["math", "engines"])
 
@@ -50,23 +52,26 @@ import Testing
   }
 
   #if !OMIT_JSON
-  @Test func storageFormatIsSQLFriendly() throws {
-    let db = try makeDatabase()
-    try db.prepare(sql: insertSQL).bind(sample).execute()
-    let row = try #require(try db.prepare(sql: """
-      SELECT typeof(email), joined, token, status, level, json_extract(address, '$.city'), json_array_length(tags),
-        typeof(avatar)
-      FROM person
-      """).firstRow())
-    #expect(row[0] == .text("null"))
-    #expect(row[1] == .text("2023-11-14 22:13:20.250"))
-    #expect(row[2] == .text("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
-    #expect(row[3] == .text("retired"))
-    #expect(row[4] == .integer(2))
-    #expect(row[5] == .text("London"))
-    #expect(row[6] == .integer(2))
-    #expect(row[7] == .text("blob"))
-  }
+    @Test func storageFormatIsSQLFriendly() throws {
+      let db = try makeDatabase()
+      try db.prepare(sql: insertSQL).bind(sample).execute()
+      let row = try #require(
+        try db.prepare(
+          sql: """
+            SELECT typeof(email), joined, token, status, level, json_extract(address, '$.city'), json_array_length(tags),
+              typeof(avatar)
+            FROM person
+            """
+        ).firstRow())
+      #expect(row[0] == .text("null"))
+      #expect(row[1] == .text("2023-11-14 22:13:20.250"))
+      #expect(row[2] == .text("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
+      #expect(row[3] == .text("retired"))
+      #expect(row[4] == .integer(2))
+      #expect(row[5] == .text("London"))
+      #expect(row[6] == .integer(2))
+      #expect(row[7] == .text("blob"))
+    }
   #endif
 
   @Test func encoderReportsAParameterNoPropertyMatches() throws {
@@ -111,7 +116,8 @@ import Testing
     struct Event: Codable { var at: Date; var until: Date? }
     let db = try Database()
     let statement = try db.prepare(sql: "SELECT :at, :until")
-    try statement.bind(Event(at: Date(timeIntervalSince1970: 86_400), until: nil), using: StatementEncoder(dateFormat: .unixTime))
+    try statement.bind(
+      Event(at: Date(timeIntervalSince1970: 86_400), until: nil), using: StatementEncoder(dateFormat: .unixTime))
     #expect(try statement.firstRow() == [.real(86_400), .null])
     try statement.bind(Event(at: Date(timeIntervalSince1970: 0), until: Date(timeIntervalSince1970: 0)))
     #expect(try statement.firstRow() == [.text("1970-01-01 00:00:00.000"), .text("1970-01-01 00:00:00.000")])

@@ -82,7 +82,8 @@ import Testing
   #if ENABLE_COLUMN_METADATA
     @Test func columnOriginsNameTheTableColumn() throws {
       let db = try Database()
-      try db.execute(sql: "CREATE TABLE person(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL COLLATE NOCASE)")
+      try db.execute(
+        sql: "CREATE TABLE person(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL COLLATE NOCASE)")
       let statement = try db.prepare(sql: "SELECT name AS who, 1, id FROM person")
       #expect(try statement.columnOrigin(at: 0) == ColumnOrigin(schema: "main", table: "person", column: "name"))
       #expect(try statement.columnOrigin(at: 1) == nil)
@@ -138,7 +139,8 @@ import Testing
     let db = try Database()
     var seen: [String] = []
     try db.addFunction("inspect", arity: 2) { arguments, context in
-      seen.append("\(arguments.isBoundParameter(at: 0)) \(arguments.isBoundParameter(at: 1)) \(arguments.numericValue(at: 1))")
+      seen.append(
+        "\(arguments.isBoundParameter(at: 0)) \(arguments.isBoundParameter(at: 1)) \(arguments.numericValue(at: 1))")
       context.setResult(.null)
     }
     _ = try db.prepare(sql: "SELECT inspect(?, ' 12 ')").bind(parameterValues: [1]).front(Int.self)
@@ -156,7 +158,8 @@ import Testing
       asked.append(name)
       if name == "reverse" { try? db?.addCollation("reverse") { left, right in right.compare(left) } }
     }
-    #expect(try db.prepare(sql: "SELECT x FROM t ORDER BY x COLLATE reverse").column(0, as: String.self) == ["c", "b", "a"])
+    #expect(
+      try db.prepare(sql: "SELECT x FROM t ORDER BY x COLLATE reverse").column(0, as: String.self) == ["c", "b", "a"])
     #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT x FROM t ORDER BY x COLLATE unknown") }
     #expect(asked == ["reverse", "unknown"])
     try db.removeCollationNeededHandler()

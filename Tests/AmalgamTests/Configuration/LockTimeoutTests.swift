@@ -96,7 +96,8 @@
         try waiter.execute(sql: "INSERT INTO t VALUES (2)")
         try waiter.execute(sql: "COMMIT")
         #expect(
-          try waiter.prepare(sql: "SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)").front(String.self) == "1,2")
+          try waiter.prepare(sql: "SELECT group_concat(x) FROM (SELECT x FROM t ORDER BY x)").front(String.self)
+            == "1,2")
       }
     }
   }

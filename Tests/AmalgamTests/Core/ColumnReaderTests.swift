@@ -361,7 +361,8 @@ extension ColumnReaderTests {
         #expect(fresh == reference, "\(place), read first", sourceLocation: sourceLocation)
         #expect(again == reference, "\(place), read after the C API", sourceLocation: sourceLocation)
         if let types, row < types.count, Int(column) < types[row].count {
-          #expect(reference.integerType == types[row][Int(column)], "\(place): storage class", sourceLocation: sourceLocation)
+          #expect(
+            reference.integerType == types[row][Int(column)], "\(place): storage class", sourceLocation: sourceLocation)
         }
       }
       row += 1

@@ -209,7 +209,8 @@ struct ExactConversionTests {
       "1e128", "1e166", "1e-129", "1e1000000000", "-1e300",
     ] {
       #expect(
-        conversionFailure("\(text)") { _ = try db.fetchOne(Decimal.self, sql: "SELECT ?", arguments: [text]) }?.type == "Decimal"
+        conversionFailure("\(text)") { _ = try db.fetchOne(Decimal.self, sql: "SELECT ?", arguments: [text]) }?.type
+          == "Decimal"
       )
     }
     // Trailing zeros are not significant digits.

@@ -260,7 +260,8 @@ struct TextAndBlobConversionTests {
     #expect(failure?.type == "String")
     #expect(failure?.reason.contains("UTF-8") == true)
     #expect(conversionFailure { _ = try row.value(at: 0, as: String?.self) }?.type == "String")
-    #expect(conversionFailure { _ = try row.value(named: "bad", as: DatabaseValue.self) }?.column?.contains("bad") == true)
+    #expect(
+      conversionFailure { _ = try row.value(named: "bad", as: DatabaseValue.self) }?.column?.contains("bad") == true)
     #expect(conversionFailure { _ = try row.values() } != nil)
     #expect(try row.value(at: 0, as: Data.self) == Data([0xFF]))
     #expect(try row.value(at: 0, as: [UInt8].self) == [0xFF])
@@ -274,7 +275,8 @@ struct TextAndBlobConversionTests {
     let data = Data((0...255).map { UInt8($0) })
     #expect(try stored(data, in: db) == (.blob(data), "blob"))
     #expect(try roundTrip(data, in: db) == data)
-    #expect(try db.fetchOne(String.self, sql: "SELECT hex(?)", arguments: [Data([0xDE, 0xAD, 0xBE, 0xEF])]) == "DEADBEEF")
+    #expect(
+      try db.fetchOne(String.self, sql: "SELECT hex(?)", arguments: [Data([0xDE, 0xAD, 0xBE, 0xEF])]) == "DEADBEEF")
   }
 
   @Test func textReadsAsItsUTF8BytesButBlobDoesNotReadAsString() throws {
@@ -314,11 +316,13 @@ struct FoundationConversionTests {
     @Test func uuidWorksWithTheUUIDExtensionFunctions() throws {
       let db = try Database()
       let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-      #expect(try db.fetchOne(Data.self, sql: "SELECT uuid_blob(?)", arguments: [uuid])
-        == Data([0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F]))
+      #expect(
+        try db.fetchOne(Data.self, sql: "SELECT uuid_blob(?)", arguments: [uuid])
+          == Data([0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F]))
       #expect(try db.fetchOne(UUID.self, sql: "SELECT uuid_blob(?)", arguments: [uuid]) == uuid)
-      #expect(try db.fetchOne(String.self, sql: "SELECT uuid_str(uuid_blob(?))", arguments: [uuid])
-        == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+      #expect(
+        try db.fetchOne(String.self, sql: "SELECT uuid_str(uuid_blob(?))", arguments: [uuid])
+          == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
     }
   #endif
 
@@ -349,8 +353,9 @@ struct FoundationConversionTests {
     let back = try #require(try roundTrip(decimal, in: db))
     #expect(back == decimal)
     #expect(back != Decimal(12.345678901234567890 as Double))
-    #expect(try db.fetchOne(Decimal.self, sql: "SELECT '-0.000000000000000000001'")
-      == Decimal(string: "-0.000000000000000000001", locale: nil))
+    #expect(
+      try db.fetchOne(Decimal.self, sql: "SELECT '-0.000000000000000000001'")
+        == Decimal(string: "-0.000000000000000000001", locale: nil))
   }
 
   @Test func decimalReadsIntegerRealAndRejectsOtherText() throws {
@@ -368,7 +373,9 @@ struct FoundationConversionTests {
       let db = try Database()
       let a = try #require(Decimal(string: "0.1", locale: nil))
       let b = try #require(Decimal(string: "0.2", locale: nil))
-      #expect(try db.fetchOne(Decimal.self, sql: "SELECT decimal_add(?, ?)", arguments: [a, b]) == Decimal(string: "0.3", locale: nil))
+      #expect(
+        try db.fetchOne(Decimal.self, sql: "SELECT decimal_add(?, ?)", arguments: [a, b])
+          == Decimal(string: "0.3", locale: nil))
       #expect(try db.fetchOne(String.self, sql: "SELECT decimal_add(?, ?)", arguments: [a, b]) == "0.3")
     }
   #endif
@@ -424,7 +431,8 @@ struct DatabaseValueTests {
   @Test func everyCaseRoundTripsThroughSQLite() throws {
     let db = try Database()
     let values: [DatabaseValue] = [.null, .integer(-5), .real(0.25), .text("t"), .blob(Data([9, 8, 7]))]
-    let statement = try db.prepare(sql: "SELECT ?, ?, ?, ?, ?, typeof(?1), typeof(?2), typeof(?3), typeof(?4), typeof(?5)")
+    let statement = try db.prepare(
+      sql: "SELECT ?, ?, ?, ?, ?, typeof(?1), typeof(?2), typeof(?3), typeof(?4), typeof(?5)")
     try statement.bind(parameterValues: values)
     let row = try #require(try statement.firstRow())
     #expect(Array(row[0..<5]) == values)

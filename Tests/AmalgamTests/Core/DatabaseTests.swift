@@ -29,7 +29,10 @@ struct DatabaseOpeningTests {
     #expect(db.path == "")
     #expect(db.filename() == nil)
     try db.execute(sql: "CREATE TABLE t(x)")
-    try db.execute(sql: "INSERT INTO t SELECT value FROM (WITH RECURSIVE c(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM c WHERE value < 1000) SELECT value FROM c)")
+    try db.execute(
+      sql:
+        "INSERT INTO t SELECT value FROM (WITH RECURSIVE c(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM c WHERE value < 1000) SELECT value FROM c)"
+    )
     #expect(try db.fetchOne(Int.self, sql: "SELECT count(*) FROM t") == 1000)
     #expect(try db.fetchOne(Int.self, sql: "SELECT sum(x) FROM t") == 500_500)
   }

@@ -49,8 +49,9 @@ struct DateConversionTests {
     #expect(abs(julian - 2_460_263.425_927_349_4) < 1e-9)
     #expect(try db.fetchOne(String.self, sql: "SELECT datetime(at) FROM event") == "2023-11-14 22:13:20")
     #expect(try db.fetchOne(String.self, sql: "SELECT date(at, '+1 day') FROM event") == "2023-11-15")
-    #expect(try db.fetchOne(String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', at) FROM event")
-      == "2023-11-14 22:13:20.123")
+    #expect(
+      try db.fetchOne(String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', at) FROM event")
+        == "2023-11-14 22:13:20.123")
     // Text dates sort chronologically.
     try db.execute(sql: "INSERT INTO event VALUES (?)", parameterValues: [Date(timeIntervalSince1970: 86_400)])
     try db.execute(sql: "INSERT INTO event VALUES (?)", parameterValues: [Date(timeIntervalSince1970: 1_800_000_000)])
@@ -127,12 +128,14 @@ struct DateConversionTests {
     let date = Date(timeIntervalSince1970: 1_700_000_000.5)
     #expect(try date.databaseValue(format: .unixTime) == .real(1_700_000_000.5))
     #expect(try Date(databaseValue: .real(1_700_000_000.5), format: .unixTime) == date)
-    #expect(try Date(databaseValue: .integer(1_700_000_000), format: .unixTime) == Date(timeIntervalSince1970: 1_700_000_000))
+    #expect(
+      try Date(databaseValue: .integer(1_700_000_000), format: .unixTime) == Date(timeIntervalSince1970: 1_700_000_000))
     // Numbers read as Unix time by default.
     #expect(try Date(databaseValue: .integer(86_400)) == Date(timeIntervalSince1970: 86_400))
     let db = try Database()
     let value = try date.databaseValue(format: .unixTime)
-    #expect(try db.fetchOne(String.self, sql: "SELECT datetime(?, 'unixepoch')", arguments: [value]) == "2023-11-14 22:13:20")
+    #expect(
+      try db.fetchOne(String.self, sql: "SELECT datetime(?, 'unixepoch')", arguments: [value]) == "2023-11-14 22:13:20")
     #expect(try db.fetchOne(Date.self, sql: "SELECT unixepoch()").map { abs($0.timeIntervalSinceNow) < 60 } == true)
   }
 

@@ -81,7 +81,9 @@ struct DateParsingTests {
 
   /// SQLite's reading of `text` as seconds since 1970, or nil when `julianday(text)` is NULL.
   private func sqliteSeconds(_ text: String, in db: Database) throws -> Double? {
-    guard let days = try db.fetchOne(Double?.self, sql: "SELECT julianday(?)", arguments: [text]) ?? nil else { return nil }
+    guard let days = try db.fetchOne(Double?.self, sql: "SELECT julianday(?)", arguments: [text]) ?? nil else {
+      return nil
+    }
     return (days - 2_440_587.5) * 86_400
   }
 
@@ -176,7 +178,8 @@ struct DateParsingTests {
     let db = try Database()
     for text in ["2023-11-14T22:13:20.5+02:00", "2023-11-14 24:00", "22:13", "2024-02-29", "0000-01-01 00:00-01:00"] {
       let date = try Date(databaseValue: .text(text))
-      let sqlite = try db.fetchOne(String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', julianday(?))", arguments: [text])
+      let sqlite = try db.fetchOne(
+        String.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', julianday(?))", arguments: [text])
       #expect(try date.databaseValue() == .text(sqlite ?? ""), "\(text)")
     }
   }

@@ -95,7 +95,9 @@ struct RowTests {
     let db = try personDatabase()
     let row = try #require(try db.prepare(sql: "SELECT id, name FROM person").step())
     #expect(throws: DatabaseError.columnIndexOutOfRange(index: 2, count: 2)) { _ = try row.value(at: 2, as: Int.self) }
-    #expect(throws: DatabaseError.columnIndexOutOfRange(index: -1, count: 2)) { _ = try row.value(at: -1, as: Int?.self) }
+    #expect(throws: DatabaseError.columnIndexOutOfRange(index: -1, count: 2)) {
+      _ = try row.value(at: -1, as: Int?.self)
+    }
     #expect(throws: DatabaseError.columnIndexOutOfRange(index: 99, count: 2)) { _ = try row[99] }
     #expect(throws: DatabaseError.columnIndexOutOfRange(index: 5, count: 2)) { _ = try row.isNull(at: 5) }
   }

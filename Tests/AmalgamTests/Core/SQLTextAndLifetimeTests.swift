@@ -40,7 +40,9 @@ import Testing
     #expect(throws: DatabaseError.parameterCountMismatch(expected: 1, provided: 0, sql: "DELETE FROM t WHERE id = ?")) {
       try db.execute(sql: "DELETE FROM t WHERE id = ?")
     }
-    #expect(throws: DatabaseError.parameterCountMismatch(expected: 2, provided: 0, sql: "UPDATE t SET x = :x WHERE id = :id")) {
+    #expect(
+      throws: DatabaseError.parameterCountMismatch(expected: 2, provided: 0, sql: "UPDATE t SET x = :x WHERE id = :id")
+    ) {
       try db.execute(sql: "UPDATE t SET x = :x WHERE id = :id")
     }
     #expect(try db.prepare(sql: "SELECT count(*) FROM t WHERE x IS NOT NULL").front(Int.self) == 2)
@@ -74,7 +76,9 @@ import Testing
     try insert.bind(parameterValues: [7]).execute()
     try insert.execute()  // the same binding again
     try insert.clearBindings().execute()  // explicitly cleared: NULL
-    #expect(try db.prepare(sql: "SELECT group_concat(coalesce(x, 'null')) FROM t WHERE id > 2").front(String.self) == "7,7,null")
+    #expect(
+      try db.prepare(sql: "SELECT group_concat(coalesce(x, 'null')) FROM t WHERE id > 2").front(String.self)
+        == "7,7,null")
   }
 
   // MARK: Statements keep their database open
@@ -104,7 +108,9 @@ import Testing
     do {
       let db = try Self.database()
       weakDatabase = db
-      for _ in 0..<3 { _ = try db.cachedStatement(sql: "SELECT x FROM t WHERE id = ?").bind(parameterValues: [1]).front(Int.self) }
+      for _ in 0..<3 {
+        _ = try db.cachedStatement(sql: "SELECT x FROM t WHERE id = ?").bind(parameterValues: [1]).front(Int.self)
+      }
       #expect(db.cachedStatementCount == 1)
     }
     #expect(weakDatabase == nil, "a cached statement must not keep its database alive (no reference cycle)")

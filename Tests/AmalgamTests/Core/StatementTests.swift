@@ -82,8 +82,10 @@ struct StatementParameterTests {
     #expect(throws: DatabaseError.missingParameter(name: "@name", sql: statement.sql)) {
       try statement.bind(named: ("id", 1), ("score", 2), ("note", 3))
     }
-    #expect(throws: DatabaseError.unrepresentableValue(
-      type: "UInt64", value: "\(UInt64.max)", reason: "SQLite integers are 64-bit signed; the maximum is \(Int64.max)")
+    #expect(
+      throws: DatabaseError.unrepresentableValue(
+        type: "UInt64", value: "\(UInt64.max)", reason: "SQLite integers are 64-bit signed; the maximum is \(Int64.max)"
+      )
     ) {
       try statement.bind(named: ("id", UInt64.max), ("name", 1), ("score", 2), ("note", 3))
     }
@@ -379,7 +381,9 @@ struct StatementMetadataTests {
 struct StatementSteppingTests {
   private func numbers(_ db: Database, upTo count: Int) throws -> Statement {
     try db.prepare(
-      sql: "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < \(count)) SELECT n, n * n AS square FROM c")
+      sql:
+        "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < \(count)) SELECT n, n * n AS square FROM c"
+    )
   }
 
   @Test func stepLoopVisitsEveryRowInOrder() throws {

@@ -61,10 +61,11 @@ extension Member {  // in an extension, so that the memberwise initializer stays
     #expect(count == 3)
     #expect(best == "Grace")
     #expect(names == ["Ada", "Grace", "Linus"])
-    #expect(players == [
-      Player(id: 1, name: "Ada", score: 15), Player(id: 2, name: "Grace", score: 30),
-      Player(id: 3, name: "Linus", score: 20),
-    ])
+    #expect(
+      players == [
+        Player(id: 1, name: "Ada", score: 15), Player(id: 2, name: "Grace", score: 30),
+        Player(id: 3, name: "Linus", score: 20),
+      ])
     #expect(scores == ["Ada": 15, "Grace": 30, "Linus": 20])
     #expect(strong.map(\.name) == ["Ada", "Linus", "Grace"])
     #expect(try db.fetchValue(String.self, sql: "SELECT name FROM player WHERE id = 3") == "'); DROP TABLE player; --")

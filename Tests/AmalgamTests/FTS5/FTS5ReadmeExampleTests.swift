@@ -63,18 +63,23 @@
       // Text typed by a user becomes a query that is always valid and matches its words, never operators.
       let typed = #"crème "desserts OR art"#
       if let pattern = FTS5Pattern(matchingAnyTokenIn: typed) {
-        let results = try db.prepare(sql: "SELECT highlight(book, 0, '[', ']') FROM book WHERE book MATCH ? ORDER BY rank")
-          .bind(pattern).column(0, as: String.self)
+        let results = try db.prepare(
+          sql: "SELECT highlight(book, 0, '[', ']') FROM book WHERE book MATCH ? ORDER BY rank"
+        )
+        .bind(pattern).column(0, as: String.self)
         print(results)  // ["[Crème] brûlée and other [desserts]", "The [Art] of Computer Programming"]
       }
-      let words = try db.prepare(sql: "SELECT matched_words(tag) FROM tag WHERE tag MATCH 'text'").column(0, as: String.self)
+      let words = try db.prepare(sql: "SELECT matched_words(tag) FROM tag WHERE tag MATCH 'text'").column(
+        0, as: String.self)
       print(words)  // ["text", "text"]
       // FTS5 end-to-end example: end
 
       let pattern = try #require(FTS5Pattern(matchingAnyTokenIn: typed))
       #expect(pattern.rawPattern == #""crème" OR "desserts" OR "OR" OR "art""#)
-      let results = try db.prepare(sql: "SELECT highlight(book, 0, '[', ']') FROM book WHERE book MATCH ? ORDER BY rank")
-        .bind(pattern).column(0, as: String.self)
+      let results = try db.prepare(
+        sql: "SELECT highlight(book, 0, '[', ']') FROM book WHERE book MATCH ? ORDER BY rank"
+      )
+      .bind(pattern).column(0, as: String.self)
       #expect(results == ["[Crème] brûlée and other [desserts]", "The [Art] of Computer Programming"])
       #expect(words == ["text", "text"])
       // The stop words were dropped from the index; the hyphenated tokenizer kept case and split at "-".
@@ -82,7 +87,9 @@
       #expect(try fts5Rowids(db, "tag", "book") == [2])
       #expect(try fts5Rowids(db, "tag", "full") == [1])
       #expect(
-        try fts5Strings(db, "SELECT highlight(tag, 0, '<', '>') FROM tag WHERE tag MATCH 'search'") == ["full-text <search>"])
+        try fts5Strings(db, "SELECT highlight(tag, 0, '<', '>') FROM tag WHERE tag MATCH 'search'") == [
+          "full-text <search>"
+        ])
     }
   }
 #endif

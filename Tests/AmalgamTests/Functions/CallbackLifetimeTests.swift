@@ -104,7 +104,8 @@ import Testing
     }
     let db = try Database()
     try db.addAggregateFunction("keeper", arity: 1, Keeper.self)
-    #expect(try db.prepare(sql: "SELECT keeper(value) FROM (SELECT 1 AS value UNION ALL SELECT 2)").front(Int.self) == 3)
+    #expect(
+      try db.prepare(sql: "SELECT keeper(value) FROM (SELECT 1 AS value UNION ALL SELECT 2)").front(Int.self) == 3)
     #expect(Keeper.kept.count == 2)
     #expect(Keeper.kept.allSatisfy { !$0.isValid && $0[0] == .null })
     #expect(throws: DatabaseError.self) { _ = try Keeper.kept[0].value(at: 0, as: Int.self) }
@@ -128,8 +129,8 @@ import Testing
     // Callback lifetime: begin
     var kept: [FunctionArguments] = []
     try db.addFunction("keep", arity: 1) { arguments, context in
-      kept.append(arguments)                      // allowed, but useless after the call
-      context.setResult(arguments[0])             // read during the call: fine
+      kept.append(arguments)  // allowed, but useless after the call
+      context.setResult(arguments[0])  // read during the call: fine
     }
     _ = try db.prepare(sql: "SELECT keep(42)").front(Int.self)
     // kept[0][0] == .null, and `try kept[0].value(at: 0) as Int` throws callbackValueExpired

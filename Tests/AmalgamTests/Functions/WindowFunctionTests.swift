@@ -70,12 +70,14 @@ struct WindowFunctionTests {
 
   @Test func eachPartitionStartsWithAFreshState() throws {
     let db = try database()
-    let rows = try db.prepare(sql: """
-      SELECT g, t,
-        moving_sum(x) OVER (PARTITION BY g ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
-        moving_sum(x) OVER (PARTITION BY g ORDER BY t ROWS UNBOUNDED PRECEDING)
-      FROM samples ORDER BY g, t
-      """).allRows()
+    let rows = try db.prepare(
+      sql: """
+        SELECT g, t,
+          moving_sum(x) OVER (PARTITION BY g ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+          moving_sum(x) OVER (PARTITION BY g ORDER BY t ROWS UNBOUNDED PRECEDING)
+        FROM samples ORDER BY g, t
+        """
+    ).allRows()
     #expect(
       rows == [
         ["a", 1, 3, 1], ["a", 2, 6, 3], ["a", 3, 9, 6], ["a", 4, 12, 10], ["a", 5, 9, 15],
@@ -85,11 +87,13 @@ struct WindowFunctionTests {
 
   @Test func emptyFramesHaveTheResultOfNoRows() throws {
     let db = try database()
-    let frames = try db.prepare(sql: """
-      SELECT frame_list(x) OVER (ORDER BY t ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING),
-             moving_sum(x) OVER (ORDER BY t ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING)
-      FROM samples WHERE g = 'a' ORDER BY t
-      """).allRows()
+    let frames = try db.prepare(
+      sql: """
+        SELECT frame_list(x) OVER (ORDER BY t ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING),
+               moving_sum(x) OVER (ORDER BY t ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING)
+        FROM samples WHERE g = 'a' ORDER BY t
+        """
+    ).allRows()
     #expect(frames == [["3,4", 7], ["4,5", 9], ["5", 5], [.null, 0], [.null, 0]])
   }
 
@@ -126,11 +130,13 @@ struct WindowFunctionTests {
 
   @Test func sameWindowFunctionInTwoWindowsOfOneQuery() throws {
     let db = try database()
-    let rows = try db.prepare(sql: """
-      SELECT frame_list(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),
-             frame_list(x) OVER (ORDER BY t DESC ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING)
-      FROM samples WHERE g = 'b' ORDER BY t
-      """).allRows()
+    let rows = try db.prepare(
+      sql: """
+        SELECT frame_list(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),
+               frame_list(x) OVER (ORDER BY t DESC ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING)
+        FROM samples WHERE g = 'b' ORDER BY t
+        """
+    ).allRows()
     #expect(rows == [["10", "10"], ["10,20", "20,10"], ["20,30", "30,20"]])
   }
 
@@ -178,7 +184,10 @@ struct WindowFunctionTests {
       func value() throws -> DatabaseValue { .integer(count) }
     }
     try db.addWindowFunction("grow_only", arity: 1, GrowOnly.self)
-    #expect(try db.prepare(sql: "SELECT grow_only(x) OVER (ORDER BY t) FROM samples WHERE g = 'b'").allRows() == [[1], [2], [3]])
+    #expect(
+      try db.prepare(sql: "SELECT grow_only(x) OVER (ORDER BY t) FROM samples WHERE g = 'b'").allRows() == [
+        [1], [2], [3],
+      ])
     let inverseError = #expect(throws: SQLiteError.self) {
       try db.execute(
         sql: "SELECT grow_only(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM samples")
@@ -191,12 +200,14 @@ struct WindowFunctionTests {
     let db = try database()
     let counter = StateCounter()
     try db.addWindowFunction("counted_frames", arity: 1) { FrameList(token: counter.token()) }
-    _ = try db.prepare(sql: """
-      SELECT counted_frames(x) OVER (PARTITION BY g ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
-             counted_frames(x) OVER (ORDER BY t ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING),
-             counted_frames(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW)
-      FROM samples
-      """).allRows()
+    _ = try db.prepare(
+      sql: """
+        SELECT counted_frames(x) OVER (PARTITION BY g ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+               counted_frames(x) OVER (ORDER BY t ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING),
+               counted_frames(x) OVER (ORDER BY t ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW)
+        FROM samples
+        """
+    ).allRows()
     _ = try db.prepare(sql: "SELECT g, counted_frames(x) FROM samples GROUP BY g").allRows()
     try db.execute(sql: "INSERT INTO samples VALUES ('c', 1, 13)")
     #expect(throws: SQLiteError.self) {

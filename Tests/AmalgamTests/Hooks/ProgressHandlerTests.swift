@@ -29,7 +29,9 @@
         calls += 1
         return .continue
       }
-      let count = try db.fetchOne(Int.self, sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000) SELECT count(*) FROM c")
+      let count = try db.fetchOne(
+        Int.self,
+        sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 10000) SELECT count(*) FROM c")
       #expect(count == 10000)
       #expect(calls > 100)
     }

@@ -39,31 +39,53 @@ import Testing
   }
 
   /// Each restricted callback and how to install it; the test's statements fire every one.
-  nonisolated(unsafe) static let restrictedCallbacks: [(name: String, install: (Database, @escaping () -> Void) throws -> Void)] = {
-    var callbacks: [(name: String, install: (Database, @escaping () -> Void) throws -> Void)] = [
-    ("commit hook", { db, touch in try db.setCommitHook { touch(); return .commit } }),
-    ("rollback hook", { db, touch in try db.setRollbackHook { touch() } }),
-    ("update hook", { db, touch in try db.setUpdateHook { _ in touch() } }),
-    ("authorizer", { db, touch in try db.setAuthorizer { _ in touch(); return .allow } }),
-    (
-      "collation function",
-      { db, touch in
-        try db.addCollation("touching") { left, right in
-          touch()
-          return left < right ? .orderedAscending : left == right ? .orderedSame : .orderedDescending
-        }
-      }
-    ),
-    ]
-    #if ENABLE_PREUPDATE_HOOK
-      callbacks.append(("pre-update hook", { db, touch in try db.setPreUpdateHook { _ in touch() } }))
-    #endif
-    #if !OMIT_PROGRESS_CALLBACK
-      callbacks.append(
-        ("progress handler", { db, touch in try db.setProgressHandler(every: 1) { touch(); return .continue } }))
-    #endif
-    return callbacks
-  }()
+  nonisolated(unsafe) static let restrictedCallbacks:
+    [(name: String, install: (Database, @escaping () -> Void) throws -> Void)] = {
+      var callbacks: [(name: String, install: (Database, @escaping () -> Void) throws -> Void)] = [
+        (
+          "commit hook",
+          { db, touch in
+            try db.setCommitHook {
+              touch(); return .commit
+            }
+          }
+        ),
+        ("rollback hook", { db, touch in try db.setRollbackHook { touch() } }),
+        ("update hook", { db, touch in try db.setUpdateHook { _ in touch() } }),
+        (
+          "authorizer",
+          { db, touch in
+            try db.setAuthorizer { _ in
+              touch(); return .allow
+            }
+          }
+        ),
+        (
+          "collation function",
+          { db, touch in
+            try db.addCollation("touching") { left, right in
+              touch()
+              return left < right ? .orderedAscending : left == right ? .orderedSame : .orderedDescending
+            }
+          }
+        ),
+      ]
+      #if ENABLE_PREUPDATE_HOOK
+        callbacks.append(("pre-update hook", { db, touch in try db.setPreUpdateHook { _ in touch() } }))
+      #endif
+      #if !OMIT_PROGRESS_CALLBACK
+        callbacks.append(
+          (
+            "progress handler",
+            { db, touch in
+              try db.setProgressHandler(every: 1) {
+                touch(); return .continue
+              }
+            }
+          ))
+      #endif
+      return callbacks
+    }()
 
   @Test(arguments: ReentrancyTests.restrictedCallbacks.indices)
   func aRestrictedCallbackCannotUseItsConnection(index: Int) throws {

@@ -147,7 +147,10 @@ private func makeDatabase() throws -> Database {
     let ada = Member(id: 1, fullName: "Ada", points: 10)
     #expect(try db.insert(ada) == 1)
     try db.insert(Member(id: 2, fullName: "Grace", points: 20))
-    #expect(try db.fetchAll(String.self, sql: "SELECT name || ':' || score FROM member ORDER BY id") == ["Ada:10", "Grace:20"])
+    #expect(
+      try db.fetchAll(String.self, sql: "SELECT name || ':' || score FROM member ORDER BY id") == [
+        "Ada:10", "Grace:20",
+      ])
     #expect(try db.fetch(Member.self, id: 1) == ada)
     #expect(try db.fetch(Member.self, key: [2])?.fullName == "Grace")
     #expect(try db.fetchAll(Member.self).map(\.id) == [1, 2])
@@ -168,7 +171,8 @@ private func makeDatabase() throws -> Database {
     #expect(try db.fetch(Member.self, id: 1) == Member(id: 1, fullName: "Ada L.", points: 12))
     try db.upsert(Member(id: 2, fullName: "Grace H.", points: 21))
     try db.upsert(Member(id: 3, fullName: "Edsger", points: 5))
-    #expect(try db.fetchAll(String.self, sql: "SELECT name FROM member ORDER BY id") == ["Ada L.", "Grace H.", "Edsger"])
+    #expect(
+      try db.fetchAll(String.self, sql: "SELECT name FROM member ORDER BY id") == ["Ada L.", "Grace H.", "Edsger"])
     #expect(try db.delete(Member(id: 3, fullName: "", points: 0)))
     #expect(try !db.exists(Member.self, id: 3))
     #expect(try db.count(Member.self) == 2)

@@ -169,7 +169,8 @@ struct MisuseCase: Sendable, CustomTestStringConvertible {
           statement = sqlite3_next_stmt(handle, current)
         }
         #expect(
-          fixture.db.isInAutocommitMode, "\(testDescription): a transaction was left open", sourceLocation: sourceLocation
+          fixture.db.isInAutocommitMode, "\(testDescription): a transaction was left open",
+          sourceLocation: sourceLocation
         )
         // The connection still works after the error.
         let count = try fixture.db.prepare(sql: "SELECT count(*) FROM ref").front(Int.self)

@@ -52,8 +52,10 @@ struct SeriesModuleTests {
             // wrong sign (an assertion fails in seriesNext in debug builds): compare LIMIT on
             // ascending series only.
             if clause.contains("LIMIT"), (step ?? 1) < 0 { continue }
-            let swift = try db.prepare(sql: "SELECT value, start, stop, step FROM swift_series(\(arguments)) \(clause)").allRows()
-            let c = try db.prepare(sql: "SELECT value, start, stop, step FROM generate_series(\(arguments)) \(clause)").allRows()
+            let swift = try db.prepare(sql: "SELECT value, start, stop, step FROM swift_series(\(arguments)) \(clause)")
+              .allRows()
+            let c = try db.prepare(sql: "SELECT value, start, stop, step FROM generate_series(\(arguments)) \(clause)")
+              .allRows()
             #expect(swift == c, "generate_series(\(arguments)) \(clause)")
             compared += 1
           }
@@ -78,7 +80,10 @@ struct SeriesModuleTests {
         SELECT a.value, b.value FROM swift_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2
         """
       let rows = try db.prepare(sql: sql).allRows()
-      let expected = try db.prepare(sql: "SELECT a.value, b.value FROM generate_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2").allRows()
+      let expected = try db.prepare(
+        sql:
+          "SELECT a.value, b.value FROM generate_series(1, 4) AS a, generate_series(a.value, 6, 2) AS b ORDER BY 1, 2"
+      ).allRows()
       #expect(rows == expected)
       #expect(rows.count == 10)
     }

@@ -69,7 +69,8 @@ struct ShadowTableTests {
       try db.execute(sql: "INSERT INTO s_other VALUES (1)")
       try db.execute(sql: "INSERT INTO p_data VALUES (1)")
       try db.execute(sql: "INSERT INTO p_config VALUES (1)")
-      #expect(try db.fetchValue(Int.self, sql: "SELECT (SELECT count(*) FROM s_other) + (SELECT count(*) FROM p_data)") == 2)
+      #expect(
+        try db.fetchValue(Int.self, sql: "SELECT (SELECT count(*) FROM s_other) + (SELECT count(*) FROM p_data)") == 2)
 
       // Without defensive mode the shadow tables are writable, as SQLite documents.
       try db.setEnabled(.defensive, to: false)
