@@ -80,7 +80,7 @@ import Testing
     Value("5 / 0", SQLITE_NULL),
     Value("abs(-9223372036854775807)", SQLITE_INTEGER),
     Value("length('abc')", SQLITE_INTEGER),
-    Value("json_array(1, 'a')", SQLITE_TEXT),
+    Value("printf('%d,%s', 1, 'a')", SQLITE_TEXT),
     Value("printf('%d', 12)", SQLITE_TEXT),
   ]
 
