@@ -135,11 +135,6 @@ final class Connection {
     transactionListeners.append(listener)
   }
 
-  /// Removes `listener`.
-  func removeTransactionListener(_ listener: any TransactionListener) {
-    transactionListeners.removeAll { $0 === listener }
-  }
-
   /// Runs `body` with every commit on this connection turned into a rollback (the commit fails with
   /// ``ResultCode/constraintCommitHook``); the transaction listeners are not asked meanwhile.
   func refusingCommits<R>(_ body: () throws -> R) rethrows -> R {
