@@ -64,6 +64,8 @@ import Dispatch
 public final class DatabasePool: DatabaseWriter {
   private let writer: SerializedDatabase
   private let readers: ReaderPool
+  /// The observations of this pool (see <doc:ObservingTheDatabase>).
+  let observationCenter: ObservationCenter
 
   /// The configuration the connections are opened with.
   public let configuration: Configuration
@@ -100,6 +102,7 @@ public final class DatabasePool: DatabaseWriter {
       }
     }
     writer = try SerializedDatabase(database: database, label: "\(configuration.label).writer")
+    observationCenter = ObservationCenter(writer: writer, path: path, isFile: true, configuration: configuration)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { index in
       let database = try configuration.openDatabase(path: path, role: .reader)
       return try SerializedDatabase(database: database, label: "\(configuration.label).reader\(index)")

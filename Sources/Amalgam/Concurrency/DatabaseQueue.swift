@@ -62,6 +62,8 @@
 /// - ``read(at:_:)-8kvdp``
 public final class DatabaseQueue: DatabaseWriter {
   private let connection: SerializedDatabase
+  /// The observations of this queue (see <doc:ObservingTheDatabase>).
+  let observationCenter: ObservationCenter
 
   /// The configuration the connection was opened with.
   public let configuration: Configuration
@@ -79,7 +81,9 @@ public final class DatabaseQueue: DatabaseWriter {
   public init(path: String, configuration: Configuration = Configuration()) throws {
     self.configuration = configuration
     let database = try configuration.openDatabase(path: path, role: .writer)
+    let isFile = database.filename().map { !$0.isEmpty } ?? false
     connection = try SerializedDatabase(database: database, label: "\(configuration.label).queue")
+    observationCenter = ObservationCenter(writer: connection, path: path, isFile: isFile, configuration: configuration)
   }
 
   /// Opens a new, empty in-memory database, private to this queue.

@@ -29,6 +29,11 @@ final class SerializedDatabase: @unchecked Sendable {
   /// The path the database was opened with.
   let path: String
 
+  /// Runs on the queue after every closure, before the next one: a writer tells its observations about
+  /// the closure's commits (``ObservationCenter/writerClosureDidEnd(_:)``). Set once, before the
+  /// connection is shared.
+  var afterEachClosure: ((Database) -> Void)?
+
   /// Takes ownership of `database`; the caller must not use it any more.
   init(database: sending Database, label: String) throws {
     self.handle = try database.sqliteHandle
@@ -132,6 +137,7 @@ final class SerializedDatabase: @unchecked Sendable {
       rollBackAfterInterrupt()
     }
     epilogue?(database)
+    afterEachClosure?(database)
     if cancelled, case .failure = outcome { throw CancellationError() }
     return try outcome.get()
   }

@@ -55,6 +55,14 @@ public struct Configuration: Sendable {
   /// The `Database` it receives must not escape the closure.
   public var prepareDatabase: (@Sendable (Database) throws -> Void)?
 
+  /// How often observations of a database file look for commits made by other connections (another
+  /// queue or pool, another process), or `nil` to see only this queue's or pool's own commits. Every
+  /// 200 ms by default, and only while observations are running: a poll reads `PRAGMA data_version` on a
+  /// connection of its own. See <doc:ObservingTheDatabase>.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_data_version>
+  public var observationPollInterval: Duration? = .milliseconds(200)
+
   /// Creates a configuration; the defaults keep the journal mode, wait up to 5 s for locks, enforce
   /// foreign keys, and allow 5 readers.
   public init(

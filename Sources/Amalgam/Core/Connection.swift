@@ -38,6 +38,21 @@ protocol TransactionListener: AnyObject {
   func transactionWillCommit(on connection: Connection) -> CommitDecision
   /// A transaction was rolled back on `connection` (also after a refused commit).
   func transactionDidRollback(on connection: Connection)
+  /// A transaction that ``transactionWillCommit(on:)`` let commit has committed: called outside SQLite's
+  /// hooks, once the connection is back in autocommit mode (see ``Connection/finishCommitIfNeeded()``),
+  /// so it may use the connection.
+  func transactionDidCommit(on connection: Connection)
+  /// `Database.savepoint` began a savepoint.
+  func savepointDidBegin(on connection: Connection)
+  /// `Database.savepoint` released its savepoint (`rolledBack` false) or rolled back to it and
+  /// released it (`rolledBack` true).
+  func savepointDidEnd(on connection: Connection, rolledBack: Bool)
+}
+
+extension TransactionListener {
+  func transactionDidCommit(on connection: Connection) {}
+  func savepointDidBegin(on connection: Connection) {}
+  func savepointDidEnd(on connection: Connection, rolledBack: Bool) {}
 }
 
 /// The connection handle that a database and its statements share. Statements use it for every call
@@ -69,6 +84,10 @@ final class Connection {
   /// became of a transaction that its body ended.
   @exclusivity(unchecked) var commitCount = 0
   @exclusivity(unchecked) var rollbackCount = 0
+
+  /// Whether a commit hook let a transaction commit whose listeners have not been told it is done
+  /// (``finishCommitIfNeeded()``).
+  @exclusivity(unchecked) @usableFromInline var commitAwaitsCompletion = false
 
   /// While above zero, every commit is turned into a rollback, before any listener is asked (see
   /// ``refusingCommits(_:)``).
@@ -133,6 +152,36 @@ final class Connection {
   func addTransactionListener(_ listener: any TransactionListener) {
     guard !transactionListeners.contains(where: { $0 === listener }) else { return }
     transactionListeners.append(listener)
+  }
+
+  /// Removes `listener` from those the commit and rollback hooks tell.
+  func removeTransactionListener(_ listener: any TransactionListener) {
+    transactionListeners.removeAll { $0 === listener }
+  }
+
+  /// Tells the listeners that the transactions committed since the last call are done, once the
+  /// connection is back in autocommit mode. Called where a commit can have completed: when a statement
+  /// finishes (`SQLITE_DONE`), after `Database.batch`, and after each closure of a queue or pool.
+  @inlinable @inline(__always)
+  func finishCommitIfNeeded() {
+    if commitAwaitsCompletion { completeCommit() }
+  }
+
+  @usableFromInline
+  func completeCommit() {
+    guard let handle, sqlite3_get_autocommit(handle) != 0 else { return }
+    commitAwaitsCompletion = false
+    for listener in transactionListeners { listener.transactionDidCommit(on: self) }
+  }
+
+  /// Tells the listeners that `Database.savepoint` began a savepoint.
+  func savepointDidBegin() {
+    for listener in transactionListeners { listener.savepointDidBegin(on: self) }
+  }
+
+  /// Tells the listeners that `Database.savepoint` ended its savepoint.
+  func savepointDidEnd(rolledBack: Bool) {
+    for listener in transactionListeners { listener.savepointDidEnd(on: self, rolledBack: rolledBack) }
   }
 
   /// Runs `body` with every commit on this connection turned into a rollback (the commit fails with
@@ -205,7 +254,10 @@ final class Connection {
         guard let userData else { return 0 }
         return Unretained<Connection>(opaque: userData).withObject { connection in
           let decision = connection.commitDecision()
-          if decision == .commit { connection.commitCount += 1 }
+          if decision == .commit {
+            connection.commitCount += 1
+            connection.commitAwaitsCompletion = true
+          }
           return decision == .commit ? 0 : 1
         }
       }, Unretained(self).opaque)
@@ -215,6 +267,7 @@ final class Connection {
         guard let userData else { return }
         Unretained<Connection>(opaque: userData).withObject { connection in
           connection.rollbackCount += 1
+          connection.commitAwaitsCompletion = false
           for listener in connection.transactionListeners { listener.transactionDidRollback(on: connection) }
         }
       }, Unretained(self).opaque)

@@ -106,6 +106,7 @@ extension Database {
     let name = quoteIdentifier(name ?? "amalgam_savepoint_\(savepointCounter)")
     let enclosed = !isInAutocommitMode
     try execute(sql: "SAVEPOINT \(name)")
+    connection.savepointDidBegin()
     let mark = TransactionMark(connection)
     let scope = "savepoint \(name)"
     let result: T
@@ -116,6 +117,7 @@ extension Database {
       }
       do {
         try execute(sql: "RELEASE SAVEPOINT \(name)")
+        connection.savepointDidEnd(rolledBack: false)
       } catch let error as SQLiteError where enclosed && error.message.hasPrefix("no such savepoint") {
         throw DatabaseError.transactionEndedInBody(
           TransactionEndedInBody(scope: scope, outcome: .releasedIntoEnclosingTransaction))
@@ -127,7 +129,9 @@ extension Database {
       throw DatabaseError.transactionEndedInBody(ended)
     } catch {
       if !isInAutocommitMode {
-        try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")
+        if (try? execute(sql: "ROLLBACK TO SAVEPOINT \(name)")) != nil {
+          connection.savepointDidEnd(rolledBack: true)
+        }
         try? execute(sql: "RELEASE SAVEPOINT \(name)")
       }
       throw error

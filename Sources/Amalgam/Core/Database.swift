@@ -479,6 +479,7 @@ extension Database {
         }
       }
     }
+    box.finishCommitIfNeeded()
   }
 }
 

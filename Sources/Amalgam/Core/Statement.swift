@@ -82,6 +82,8 @@ public final class Statement {
     var handle: OpaquePointer?
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
     let box = database.connection
+    // A commit made through the C handle completed before this statement: its listeners hear of it first.
+    box.finishCommitIfNeeded()
     let rc = try box.withHandle(running: nil) { sqlite in
       sql.withCString { text in
         var tail: UnsafePointer<CChar>?
@@ -515,7 +517,10 @@ extension Statement {
       columnNamesVerified = false  // this step may have re-prepared the statement
       return Row(statement: self)
     }
-    if rc == SQLITE_DONE { return nil }
+    if rc == SQLITE_DONE {
+      connection.finishCommitIfNeeded()
+      return nil
+    }
     throw stepFailed(rc)
   }
 
@@ -551,7 +556,10 @@ extension Statement {
     try connection.withHandle(running: sqliteHandle) { _ in
       var rc = sqlite3_step(sqliteHandle)
       guard rc == SQLITE_ROW else {
-        if rc == SQLITE_DONE { return }
+        if rc == SQLITE_DONE {
+          connection.finishCommitIfNeeded()
+          return
+        }
         throw stepFailed(rc)
       }
       // Made after the first step: a re-prepare (after a schema change) happens there and may change the
@@ -565,6 +573,7 @@ extension Statement {
         rc = sqlite3_step(sqliteHandle)
       } while rc == SQLITE_ROW
       if rc != SQLITE_DONE { throw stepFailed(rc) }
+      connection.finishCommitIfNeeded()
     }
   }
 

@@ -189,16 +189,11 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/set_authorizer.html>
   public func setAuthorizer(_ authorizer: @escaping (AuthorizerRequest) -> AuthorizerResult) throws {
-    try installHook(HookBox(authorizer), in: .authorizer) { handle, userData in
-      sqlite3_set_authorizer(
-        handle,
-        { userData, code, argument1, argument2, databaseName, triggerOrView in
-          guard let userData else { return SQLITE_OK }
-          let request = AuthorizerRequest(
-            action: AuthorizerAction(code: code, hookString(argument1), hookString(argument2)),
-            databaseName: hookString(databaseName), triggerOrView: hookString(triggerOrView))
-          return HookBox<(AuthorizerRequest) -> AuthorizerResult>.from(userData).call { $0(request) }.code
-        }, userData)
+    try connection.withHandle { handle in
+      let dispatcher = AuthorizerDispatcher.on(connection, handle)
+      dispatcher.userAuthorizer = authorizer
+      // Registering again makes SQLite prepare the cached statements again, under the new closure.
+      dispatcher.register(handle)
     }
   }
 
@@ -207,8 +202,99 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/set_authorizer.html>
   public func removeAuthorizer() throws {
-    try installHook(HookBox<(AuthorizerRequest) -> AuthorizerResult>?.none, in: .authorizer) { handle, _ in
-      sqlite3_set_authorizer(handle, nil, nil)
+    try connection.withHandle { handle in
+      guard let dispatcher = AuthorizerDispatcher.existing(on: connection) else { return }
+      dispatcher.userAuthorizer = nil
+      if dispatcher.listeners.isEmpty {
+        dispatcher.uninstallIfUnused(connection, handle)
+      } else {
+        dispatcher.register(handle)
+      }
     }
+  }
+}
+
+/// Told about each action SQLite authorizes while it prepares a statement, with SQLite's own strings
+/// (valid only during the call): the way a capability (observation) learns what statements read and
+/// write without taking the user's authorizer. It answers `SQLITE_OK`, or `SQLITE_IGNORE` for an action
+/// it needs done another way (a `DELETE` done row by row rather than by the truncate optimisation);
+/// the user's `.deny` always wins.
+protocol AuthorizerListener: AnyObject {
+  func authorize(
+    _ code: Int32, _ argument1: UnsafePointer<CChar>?, _ argument2: UnsafePointer<CChar>?,
+    databaseName: UnsafePointer<CChar>?, triggerOrView: UnsafePointer<CChar>?
+  ) -> Int32
+}
+
+/// The one authorizer SQLite keeps per connection, shared by the user's closure and internal
+/// listeners; it sits in the ``HookSlot/authorizer`` slot while any is set.
+final class AuthorizerDispatcher {
+  var userAuthorizer: ((AuthorizerRequest) -> AuthorizerResult)?
+  private(set) var listeners: [any AuthorizerListener] = []
+  private let connection: Unretained<Connection>
+
+  private init(connection: Connection) {
+    self.connection = Unretained(connection)
+  }
+
+  static func existing(on connection: Connection) -> AuthorizerDispatcher? {
+    connection.existingState(HookRegistry.self)?.slots[.authorizer] as? AuthorizerDispatcher
+  }
+
+  /// The dispatcher of `connection`, registered with SQLite on first use.
+  static func on(_ connection: Connection, _ handle: OpaquePointer) -> AuthorizerDispatcher {
+    if let dispatcher = existing(on: connection) { return dispatcher }
+    let dispatcher = AuthorizerDispatcher(connection: connection)
+    dispatcher.register(handle)
+    connection.state(HookRegistry.self).slots[.authorizer] = dispatcher
+    return dispatcher
+  }
+
+  /// Hands SQLite the callback. Registering an authorizer, even the same one again, makes SQLite
+  /// prepare every statement of the connection again before it next runs, so the listeners see them.
+  func register(_ handle: OpaquePointer) {
+    sqlite3_set_authorizer(
+      handle,
+      { userData, code, argument1, argument2, databaseName, triggerOrView in
+        guard let userData else { return SQLITE_OK }
+        return Unretained<AuthorizerDispatcher>(opaque: userData).object.authorize(
+          code, argument1, argument2, databaseName, triggerOrView)
+      }, Unretained(self).opaque)
+  }
+
+  func addListener(_ listener: any AuthorizerListener) {
+    guard !listeners.contains(where: { $0 === listener }) else { return }
+    listeners.append(listener)
+  }
+
+  func removeListener(_ listener: any AuthorizerListener) {
+    listeners.removeAll { $0 === listener }
+  }
+
+  /// Unregisters the authorizer and releases the dispatcher once neither the user nor a listener
+  /// needs it.
+  func uninstallIfUnused(_ connection: Connection, _ handle: OpaquePointer) {
+    guard userAuthorizer == nil, listeners.isEmpty else { return }
+    sqlite3_set_authorizer(handle, nil, nil)
+    connection.existingState(HookRegistry.self)?.slots[.authorizer] = nil
+  }
+
+  private func authorize(
+    _ code: Int32, _ argument1: UnsafePointer<CChar>?, _ argument2: UnsafePointer<CChar>?,
+    _ databaseName: UnsafePointer<CChar>?, _ triggerOrView: UnsafePointer<CChar>?
+  ) -> Int32 {
+    var answer = SQLITE_OK
+    for listener in listeners
+    where listener.authorize(
+      code, argument1, argument2, databaseName: databaseName, triggerOrView: triggerOrView) == SQLITE_IGNORE
+    {
+      answer = SQLITE_IGNORE
+    }
+    guard let userAuthorizer else { return answer }
+    let request = AuthorizerRequest(
+      action: AuthorizerAction(code: code, hookString(argument1), hookString(argument2)),
+      databaseName: hookString(databaseName), triggerOrView: hookString(triggerOrView))
+    let user = connection.withObject { $0.restricting(.authorizer) { userAuthorizer(request) } }
+    return user == .allow ? answer : user.code
   }
 }

@@ -146,25 +146,72 @@ extension Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
   public func setUpdateHook(_ hook: @escaping (DatabaseEvent) -> Void) throws {
-    try installHook(HookBox(hook), in: .update) { handle, userData in
-      sqlite3_update_hook(
-        handle,
-        { userData, code, databaseName, tableName, rowid in
-          guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
-          let event = DatabaseEvent(
-            operation: operation, databaseName: hookString(databaseName) ?? "",
-            tableName: hookString(tableName) ?? "", rowid: rowid)
-          HookBox<(DatabaseEvent) -> Void>.from(userData).call { $0(event) }
-        }, userData)
-    }
+    try connection.withHandle { handle in UpdateHookDispatcher.on(connection, handle).userHook = hook }
   }
 
   /// Removes the update hook registered with ``setUpdateHook(_:)`` and releases its closure.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
   public func removeUpdateHook() throws {
-    try installHook(HookBox<(DatabaseEvent) -> Void>?.none, in: .update) { handle, _ in
-      sqlite3_update_hook(handle, nil, nil)
+    try connection.withHandle { handle in
+      guard let dispatcher = UpdateHookDispatcher.existing(on: connection) else { return }
+      dispatcher.userHook = nil
+      dispatcher.uninstallIfUnused(connection, handle)
     }
+  }
+}
+
+/// Told about each row that the update hook reports, with SQLite's own strings (valid only during the
+/// call): the way a capability (observation) sees row changes without taking the user's update hook.
+protocol RowChangeListener: AnyObject {
+  func rowDidChange(
+    _ code: Int32, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, rowid: Int64)
+}
+
+/// The one update hook SQLite keeps per connection, shared by the user's closure and an internal
+/// listener; it sits in the ``HookSlot/update`` slot while either is set.
+final class UpdateHookDispatcher {
+  var userHook: ((DatabaseEvent) -> Void)?
+  var listener: (any RowChangeListener)?
+  private let connection: Unretained<Connection>
+
+  private init(connection: Connection) {
+    self.connection = Unretained(connection)
+  }
+
+  static func existing(on connection: Connection) -> UpdateHookDispatcher? {
+    connection.existingState(HookRegistry.self)?.slots[.update] as? UpdateHookDispatcher
+  }
+
+  /// The dispatcher of `connection`, registered with SQLite on first use.
+  static func on(_ connection: Connection, _ handle: OpaquePointer) -> UpdateHookDispatcher {
+    if let dispatcher = existing(on: connection) { return dispatcher }
+    let dispatcher = UpdateHookDispatcher(connection: connection)
+    sqlite3_update_hook(
+      handle,
+      { userData, code, databaseName, tableName, rowid in
+        guard let userData, let databaseName, let tableName else { return }
+        Unretained<UpdateHookDispatcher>(opaque: userData).object.dispatch(code, databaseName, tableName, rowid)
+      }, Unretained(dispatcher).opaque)
+    connection.state(HookRegistry.self).slots[.update] = dispatcher
+    return dispatcher
+  }
+
+  /// Unregisters the hook and releases the dispatcher once neither the user nor a listener needs it.
+  func uninstallIfUnused(_ connection: Connection, _ handle: OpaquePointer) {
+    guard userHook == nil, listener == nil else { return }
+    sqlite3_update_hook(handle, nil, nil)
+    connection.existingState(HookRegistry.self)?.slots[.update] = nil
+  }
+
+  private func dispatch(
+    _ code: Int32, _ databaseName: UnsafePointer<CChar>, _ tableName: UnsafePointer<CChar>, _ rowid: Int64
+  ) {
+    listener?.rowDidChange(code, databaseName: databaseName, tableName: tableName, rowid: rowid)
+    guard let userHook, let operation = DatabaseEvent.Operation(code: code) else { return }
+    let event = DatabaseEvent(
+      operation: operation, databaseName: String(cString: databaseName), tableName: String(cString: tableName),
+      rowid: rowid)
+    connection.withObject { $0.restricting(.updateHook) { userHook(event) } }
   }
 }

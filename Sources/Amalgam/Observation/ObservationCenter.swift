@@ -1,0 +1,160 @@
+import Dispatch
+
+/// Something that a commit on the writer can concern: a value observation, or a stream of change
+/// notifications.
+protocol ObservationEntry: AnyObject, Sendable {
+  /// The region whose changes concern the entry; `nil` when any change does (not known yet).
+  var observedRegion: DatabaseRegion? { get }
+  /// A commit changed `changes`, which intersects ``observedRegion``. Called on the writer, right after
+  /// the commit and before the next closure: it must return quickly. `generation` counts the commits
+  /// reported so far.
+  func databaseDidChange(_ changes: DatabaseRegion, generation: UInt64)
+}
+
+/// The observations of one ``DatabaseQueue`` or ``DatabasePool``, and the link between them and the
+/// writer connection.
+///
+/// On the writer, after each closure, ``writerClosureDidEnd(_:)`` tells the entries whose region a
+/// commit changed. The writer's ``ChangeTracker`` is installed while there are entries, and removed once
+/// the last one is gone. Commits made before it was installed, and commits of other connections (seen
+/// by ``ForeignCommitWatcher``), concern every entry.
+final class ObservationCenter: @unchecked Sendable {
+  // @unchecked Sendable: `state` is guarded by its lock; `tracker` and `lastCommitCount` are only used on
+  // the writer's serial queue (in writerClosureDidEnd and the tracker's sink, which runs there).
+  private struct State {
+    var entries: [ObjectIdentifier: any ObservationEntry] = [:]
+    var generation: UInt64 = 0
+    var watcher: ForeignCommitWatcher?
+  }
+
+  private let state = LockedState(State())
+  private var tracker: ChangeTracker?
+  private var lastCommitCount = 0
+  /// The writer's `PRAGMA data_version`, which only other connections' commits change.
+  private var writerDataVersion: Int?
+  /// Runs a closure on the writer (the queue's or pool's `async`), after the scheduled ones.
+  private let onWriter: @Sendable (@escaping @Sendable (Database) -> Void) -> Void
+  /// Opens the connection that watches for other connections' commits; `nil` for a database only this
+  /// owner can see (in memory).
+  private let watcherFactory: (@Sendable () throws -> Database)?
+  private let watchInterval: Duration?
+
+  init(
+    watchInterval: Duration?, watcherFactory: (@Sendable () throws -> Database)?,
+    onWriter: @escaping @Sendable (@escaping @Sendable (Database) -> Void) -> Void
+  ) {
+    self.watchInterval = watchInterval
+    self.watcherFactory = watcherFactory
+    self.onWriter = onWriter
+  }
+
+  /// The center of the queue or pool whose writer is `writer`: it hooks itself after each of the
+  /// writer's closures, and watches the file at `path` for other connections' commits when `isFile`.
+  convenience init(writer: SerializedDatabase, path: String, isFile: Bool, configuration: Configuration) {
+    let openWatcher: @Sendable () throws -> Database = {
+      try configuration.openDatabase(path: path, role: .reader)
+    }
+    let onWriter: @Sendable (@escaping @Sendable (Database) -> Void) -> Void = { [weak writer] body in
+      let run: @Sendable (Database) throws -> Void = { db in body(db) }
+      writer?.async(run, completion: { _ in })
+    }
+    self.init(
+      watchInterval: configuration.observationPollInterval, watcherFactory: isFile ? openWatcher : nil,
+      onWriter: onWriter)
+    writer.afterEachClosure = { [self] db in writerClosureDidEnd(db) }
+  }
+
+  /// How many commits were reported to the entries so far.
+  var generation: UInt64 { state.withLock { $0.generation } }
+
+  /// Adds `entry`; the writer starts tracking changes after its current closure at the latest.
+  func add(_ entry: any ObservationEntry) {
+    let startWatcher = state.withLock { state in
+      state.entries[ObjectIdentifier(entry)] = entry
+      return state.watcher == nil && watcherFactory != nil && watchInterval != nil
+    }
+    if startWatcher, let watcherFactory, let watchInterval {
+      let watcher = ForeignCommitWatcher(interval: watchInterval, open: watcherFactory) { [weak self] in
+        self?.otherConnectionCommitted()
+      }
+      let extra = state.withLock { state in
+        if state.watcher == nil, !state.entries.isEmpty {
+          state.watcher = watcher
+          return nil as ForeignCommitWatcher?
+        }
+        return watcher
+      }
+      if let extra { extra.stop() } else { watcher.start() }
+    }
+    // A closure on the writer installs the tracker at its end, even if no write comes.
+    onWriter { _ in }
+  }
+
+  /// Removes `entry`; once none is left, the writer stops tracking and the watcher stops.
+  func remove(_ entry: any ObservationEntry) {
+    let (wasLast, watcher) = state.withLock { state -> (Bool, ForeignCommitWatcher?) in
+      guard state.entries.removeValue(forKey: ObjectIdentifier(entry)) != nil, state.entries.isEmpty else {
+        return (false, nil)
+      }
+      defer { state.watcher = nil }
+      return (true, state.watcher)
+    }
+    watcher?.stop()
+    if wasLast { onWriter { _ in } }
+  }
+
+  var isEmpty: Bool { state.withLock { $0.entries.isEmpty } }
+
+  /// Called on the writer after each closure: reports the closure's commits, and installs or removes
+  /// the change tracker.
+  func writerClosureDidEnd(_ db: Database) {
+    let connection = db.connection
+    guard let handle = connection.handle else {
+      tracker = nil
+      return
+    }
+    connection.finishCommitIfNeeded()
+    let commitCount = connection.commitCount
+    defer { lastCommitCount = commitCount }
+    let hasEntries = !isEmpty
+    if let tracker {
+      guard !hasEntries else { return }
+      tracker.commitSink = nil
+      tracker.uninstallIfUnused(connection, handle)
+      self.tracker = nil
+    } else if hasEntries {
+      // Commits made while no tracker was installed changed unknown tables.
+      if commitCount != lastCommitCount { report(.fullDatabase) }
+      let tracker = ChangeTracker.installed(on: connection, handle)
+      tracker.commitSink = { [unowned self] changes in report(changes) }
+      self.tracker = tracker
+    }
+  }
+
+  /// Tells the entries whose region `changes` intersects.
+  func report(_ changes: DatabaseRegion) {
+    let (entries, generation) = state.withLock { state -> ([any ObservationEntry], UInt64) in
+      state.generation += 1
+      return (Array(state.entries.values), state.generation)
+    }
+    for entry in entries where entry.observedRegion.map({ $0.intersects(changes) }) ?? true {
+      entry.databaseDidChange(changes, generation: generation)
+    }
+  }
+
+  /// The watcher saw a commit, maybe the writer's own: the writer's `PRAGMA data_version` tells, since
+  /// only other connections' commits change it. Checked on the writer, so that the report stays in
+  /// order with the writer's own.
+  private func otherConnectionCommitted() {
+    onWriter { [weak self] db in self?.checkWriterDataVersion(db) }
+  }
+
+  private func checkWriterDataVersion(_ db: Database) {
+    guard db.isInAutocommitMode,
+      let version = try? db.cachedStatement(sql: "PRAGMA data_version").front(Int.self)
+    else { return }
+    defer { writerDataVersion = version }
+    // Without a previous value (the first check), a change is assumed.
+    if writerDataVersion != version { report(.fullDatabase) }
+  }
+}

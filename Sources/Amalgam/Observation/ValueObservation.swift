@@ -1,0 +1,207 @@
+import Dispatch
+
+/// The result of a query now and after every commit that can change it, as an `AsyncSequence`: made
+/// by `observe(_:)` of a ``DatabaseQueue`` or ``DatabasePool``.
+///
+/// ```swift
+/// for try await names in queue.observe({ db in
+///   try db.prepare(sql: "SELECT name FROM player ORDER BY name").column(String.self)
+/// }) {
+///   print(names)
+/// }
+/// ```
+///
+/// The first element is the current value. Then, after each commit that changes a table the query
+/// read, the query runs again and its value is the next element. Commits that follow each other faster
+/// than the consumer takes values are coalesced, never dropped: the last element always reflects the
+/// last commit. The observation starts when iteration starts, and stops (releasing its hooks and
+/// connections) when the iterating task is cancelled or stops iterating. An error thrown by the query
+/// ends the sequence with that error.
+///
+/// Values are received in the task that iterates, on its actor: iterate from a `@MainActor` task (a
+/// SwiftUI `.task { }`) to receive them on the main actor.
+///
+/// On a ``DatabasePool`` the query runs on a reader, so it never waits for the writer nor blocks it; on
+/// a ``DatabaseQueue`` it runs on the queue after the closure that committed. Commits by other
+/// connections to the same file (another queue or pool, another process) are seen within
+/// ``Configuration/observationPollInterval``; their changed tables are unknown, so every observation of
+/// the file runs its query again: use ``removingDuplicates()`` to skip equal values.
+///
+/// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
+public struct ValueObservation<Value: Sendable>: AsyncSequence, Sendable {
+  public typealias Element = Value
+
+  let center: ObservationCenter
+  let reader: any DatabaseReader
+  let fetch: @Sendable (Database) throws -> Value
+  var declaredRegion: DatabaseRegion?
+  var isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  var throttle: Duration?
+
+  /// Skips a value equal to the last one delivered (as `isDuplicate` says).
+  public func removingDuplicates(by isDuplicate: @escaping @Sendable (Value, Value) -> Bool) -> Self {
+    var observation = self
+    observation.isDuplicate = isDuplicate
+    return observation
+  }
+
+  /// Waits `interval` after a change before running the query again, so that all the commits made
+  /// meanwhile cost one query: for heavy writes while observing. The first value is not delayed.
+  public func throttled(_ interval: Duration) -> Self {
+    var observation = self
+    observation.throttle = interval
+    return observation
+  }
+
+  /// Runs the query again after changes to `region` only, instead of the region the query reads.
+  ///
+  /// ```swift
+  /// let counts = queue.observe { db in try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) }
+  ///   .tracking(DatabaseRegion(tables: ["note"]))
+  /// ```
+  public func tracking(_ region: DatabaseRegion) -> Self {
+    var observation = self
+    observation.declaredRegion = region
+    return observation
+  }
+
+  /// Starts the observation.
+  public func makeAsyncIterator() -> AsyncIterator {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    let run = ObservationRun(observation: self, continuation: continuation)
+    continuation.onTermination = { _ in run.stop() }
+    run.start()
+    return AsyncIterator(base: stream.makeAsyncIterator())
+  }
+
+  /// Iterates over the values of a ``ValueObservation``.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var base: AsyncThrowingStream<Value, any Error>.AsyncIterator
+
+    /// The next value: the first one at once, the next ones after commits that change them.
+    public mutating func next() async throws -> Value? {
+      try await base.next()
+    }
+  }
+}
+
+extension ValueObservation where Value: Equatable {
+  /// Skips a value equal to the last one delivered: after commits that did not change the result (or
+  /// changes made by other connections, whose tables are unknown), nothing is delivered.
+  public func removingDuplicates() -> Self {
+    removingDuplicates(by: ==)
+  }
+}
+
+/// One running observation: fetches, one at a time, and delivers.
+final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendable {
+  // @unchecked Sendable: every mutable field is in `state`, guarded by its lock.
+  private struct State {
+    var isFetching = false
+    /// The generation of the latest change reported while a fetch ran, if any.
+    var pendingGeneration: UInt64?
+    var region: DatabaseRegion?
+    var lastValue: Value?
+    var isStopped = false
+  }
+
+  private let observation: ValueObservation<Value>
+  private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
+  private let state = LockedState(State())
+
+  init(observation: ValueObservation<Value>, continuation: AsyncThrowingStream<Value, any Error>.Continuation) {
+    self.observation = observation
+    self.continuation = continuation
+    state.withLock { $0.region = observation.declaredRegion }
+  }
+
+  var observedRegion: DatabaseRegion? { state.withLock { $0.region } }
+
+  func start() {
+    state.withLock { $0.isFetching = true }
+    observation.center.add(self)
+    fetch()
+  }
+
+  func stop() {
+    let wasRunning = state.withLock { state in
+      defer { state.isStopped = true }
+      return !state.isStopped
+    }
+    if wasRunning { observation.center.remove(self) }
+  }
+
+  func databaseDidChange(_ changes: DatabaseRegion, generation: UInt64) {
+    let startNow = state.withLock { state -> Bool in
+      guard !state.isStopped else { return false }
+      if state.isFetching {
+        state.pendingGeneration = max(state.pendingGeneration ?? 0, generation)
+        return false
+      }
+      state.isFetching = true
+      return true
+    }
+    guard startNow else { return }
+    if let throttle = observation.throttle {
+      let (seconds, attoseconds) = throttle.components
+      let nanoseconds = Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in fetch() }
+    } else {
+      fetch()
+    }
+  }
+
+  /// Runs the query on the reader; the value goes to the consumer, then the query runs again if a
+  /// commit that the read may have missed was reported meanwhile.
+  private func fetch() {
+    let observation = observation
+    let center = observation.center
+    let recordsRegion = observation.declaredRegion == nil
+    observation.reader.asyncRead { db -> (Value, DatabaseRegion?, UInt64) in
+      // Every commit reported up to now is visible to this read, which has not started yet.
+      let generation = center.generation
+      if recordsRegion {
+        let (value, region) = try RegionRecorder.record(db) { try observation.fetch(db) }
+        return (value, region, generation)
+      }
+      return (try observation.fetch(db), nil, generation)
+    } completion: { [self] result in
+      deliver(result)
+    }
+  }
+
+  private func deliver(_ result: Result<(Value, DatabaseRegion?, UInt64), any Error>) {
+    switch result {
+    case .failure(let error):
+      guard state.withLock({ !$0.isStopped }) else { return }
+      continuation.finish(throwing: error)
+      stop()
+    case .success(let (value, region, generation)):
+      let (send, again) = state.withLock { state -> (Bool, Bool) in
+        guard !state.isStopped else { return (false, false) }
+        if let region { state.region = region }
+        var send = true
+        if let isDuplicate = observation.isDuplicate {
+          if let last = state.lastValue, isDuplicate(last, value) { send = false } else { state.lastValue = value }
+        }
+        if let pending = state.pendingGeneration, pending > generation {
+          state.pendingGeneration = nil
+          return (send, true)
+        }
+        state.pendingGeneration = nil
+        state.isFetching = false
+        return (send, false)
+      }
+      if send { continuation.yield(value) }
+      if again { fetch() }
+    }
+  }
+}
+
+extension ValueObservation {
+  init(center: ObservationCenter, reader: any DatabaseReader, fetch: @escaping @Sendable (Database) throws -> Value) {
+    self.center = center
+    self.reader = reader
+    self.fetch = fetch
+  }
+}
