@@ -52,7 +52,8 @@ guard let options = parseOptions() else {
 do {
   let database = try makeBenchmarkDatabase()
   var results: [Measurement] = []
-  for workload in allWorkloads() + transferWorkloads() where options.only?.contains(workload.number) ?? true {
+  for workload in allWorkloads() + transferWorkloads() + observationWorkloads()
+  where options.only?.contains(workload.number) ?? true {
     if !options.json { FileHandle.standardError.write(Data("running \(workload.number): \(workload.name)\n".utf8)) }
     results.append(try measure(workload, database: database, repetitions: options.repetitions))
   }

@@ -476,10 +476,10 @@ extension Database {
           var stepped: Int32
           repeat { stepped = sqlite3_step(statement) } while stepped == SQLITE_ROW
           if stepped != SQLITE_DONE { throw box.error(stepped, sql: sql) }
+          box.finishCommitIfNeeded()
         }
       }
     }
-    box.finishCommitIfNeeded()
   }
 }
 

@@ -8,7 +8,8 @@ import AmalgamSQLite
 /// (what each statement writes, as SQLite prepares it) and the commit and rollback hooks.
 /// - Rowid tables are reported row by row. The authorizer answers `SQLITE_IGNORE` for `DELETE`, which
 ///   makes SQLite delete rows one by one rather than by the truncate optimisation (which reports none),
-///   except for the `DELETE` that SQLite authorizes as part of a `DROP TABLE`, which it would skip.
+///   except for the `DELETE` that SQLite authorizes as part of a `DROP TABLE`, `DROP VIEW` or dropping
+///   a virtual table, which `SQLITE_IGNORE` would silently skip.
 /// - A table that a statement writes but that the update hook has never reported (a `WITHOUT ROWID`
 ///   table, or one not yet written) is a suspect: it is reported with every commit that changed rows.
 /// - A statement that changes the schema makes its transaction's changes ``DatabaseRegion/fullDatabase``.
@@ -190,7 +191,8 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
         return SQLITE_OK
       }
       return SQLITE_IGNORE
-    case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE:
+    case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_VTABLE:
+      // SQLite then authorizes a DELETE of the same table or view: ignoring it would skip the DROP.
       schemaChanged = true
       droppingTable = argument1.map { String(cString: $0).lowercased() }
       // The table may come back under the same name, WITHOUT ROWID or not.
@@ -199,8 +201,8 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       return SQLITE_OK
     case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
       SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
-      SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW,
-      SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW, SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
+      SQLITE_DROP_INDEX, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TRIGGER,
+      SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE:
       schemaChanged = true
       forgetLastTable()
       return SQLITE_OK

@@ -23,8 +23,33 @@ final class ObservationCenter: @unchecked Sendable {
   // the writer's serial queue (in writerClosureDidEnd and the tracker's sink, which runs there).
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
+    /// The entries by the tables of their region, so that a commit finds the entries it concerns
+    /// without looking at the others (a thousand observations of other tables cost nothing).
+    var byTable: [DatabaseRegion.Table: Set<ObjectIdentifier>] = [:]
+    /// The entries whose region is unknown, the full database, or has virtual tables (whose shadow
+    /// tables are matched by name): checked at every commit.
+    var unindexed: Set<ObjectIdentifier> = []
+    var indexedTables: [ObjectIdentifier: Set<DatabaseRegion.Table>] = [:]
     var generation: UInt64 = 0
     var watcher: ForeignCommitWatcher?
+
+    mutating func index(_ id: ObjectIdentifier, _ region: DatabaseRegion?) {
+      unindex(id)
+      guard let region, !region.isFullDatabase, region.virtualTables.isEmpty else {
+        unindexed.insert(id)
+        return
+      }
+      indexedTables[id] = region.tables
+      for table in region.tables { byTable[table, default: []].insert(id) }
+    }
+
+    mutating func unindex(_ id: ObjectIdentifier) {
+      unindexed.remove(id)
+      for table in indexedTables.removeValue(forKey: id) ?? [] {
+        byTable[table]?.remove(id)
+        if byTable[table]?.isEmpty == true { byTable[table] = nil }
+      }
+    }
   }
 
   private let state = LockedState(State())
@@ -61,6 +86,8 @@ final class ObservationCenter: @unchecked Sendable {
     self.init(
       watchInterval: configuration.observationPollInterval, watcherFactory: isFile ? openWatcher : nil,
       onWriter: onWriter)
+    // Other connections' commits change the writer's data_version from here on; its own never do.
+    writerDataVersion = try? writer.sync { db in try db.prepare(sql: "PRAGMA data_version").front(Int.self) }
     writer.afterEachClosure = { [self] db in writerClosureDidEnd(db) }
   }
 
@@ -69,8 +96,10 @@ final class ObservationCenter: @unchecked Sendable {
 
   /// Adds `entry`; the writer starts tracking changes after its current closure at the latest.
   func add(_ entry: any ObservationEntry) {
+    let region = entry.observedRegion
     let startWatcher = state.withLock { state in
       state.entries[ObjectIdentifier(entry)] = entry
+      state.index(ObjectIdentifier(entry), region)
       return state.watcher == nil && watcherFactory != nil && watchInterval != nil
     }
     if startWatcher, let watcherFactory, let watchInterval {
@@ -93,6 +122,7 @@ final class ObservationCenter: @unchecked Sendable {
   /// Removes `entry`; once none is left, the writer stops tracking and the watcher stops.
   func remove(_ entry: any ObservationEntry) {
     let (wasLast, watcher) = state.withLock { state -> (Bool, ForeignCommitWatcher?) in
+      state.unindex(ObjectIdentifier(entry))
       guard state.entries.removeValue(forKey: ObjectIdentifier(entry)) != nil, state.entries.isEmpty else {
         return (false, nil)
       }
@@ -131,11 +161,23 @@ final class ObservationCenter: @unchecked Sendable {
     }
   }
 
+  /// Indexes `entry` under its new region; returns the generation then.
+  func regionDidChange(_ entry: any ObservationEntry, _ region: DatabaseRegion) -> UInt64 {
+    state.withLock { state in
+      if state.entries[ObjectIdentifier(entry)] != nil { state.index(ObjectIdentifier(entry), region) }
+      return state.generation
+    }
+  }
+
   /// Tells the entries whose region `changes` intersects.
   func report(_ changes: DatabaseRegion) {
     let (entries, generation) = state.withLock { state -> ([any ObservationEntry], UInt64) in
       state.generation += 1
-      return (Array(state.entries.values), state.generation)
+      guard !state.entries.isEmpty else { return ([], state.generation) }
+      if changes.isFullDatabase { return (Array(state.entries.values), state.generation) }
+      var ids = state.unindexed
+      for table in changes.tables { ids.formUnion(state.byTable[table] ?? []) }
+      return (ids.compactMap { state.entries[$0] }, state.generation)
     }
     for entry in entries where entry.observedRegion.map({ $0.intersects(changes) }) ?? true {
       entry.databaseDidChange(changes, generation: generation)
@@ -154,7 +196,6 @@ final class ObservationCenter: @unchecked Sendable {
       let version = try? db.cachedStatement(sql: "PRAGMA data_version").front(Int.self)
     else { return }
     defer { writerDataVersion = version }
-    // Without a previous value (the first check), a change is assumed.
     if writerDataVersion != version { report(.fullDatabase) }
   }
 }

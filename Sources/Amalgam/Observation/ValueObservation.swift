@@ -177,23 +177,33 @@ final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendab
       continuation.finish(throwing: error)
       stop()
     case .success(let (value, region, generation)):
-      let (send, again) = state.withLock { state -> (Bool, Bool) in
-        guard !state.isStopped else { return (false, false) }
-        if let region { state.region = region }
+      let (send, again, newRegion) = state.withLock { state -> (Bool, Bool, DatabaseRegion?) in
+        guard !state.isStopped else { return (false, false, nil) }
+        var newRegion: DatabaseRegion?
+        if let region, region != state.region {
+          state.region = region
+          newRegion = region
+        }
         var send = true
         if let isDuplicate = observation.isDuplicate {
           if let last = state.lastValue, isDuplicate(last, value) { send = false } else { state.lastValue = value }
         }
         if let pending = state.pendingGeneration, pending > generation {
           state.pendingGeneration = nil
-          return (send, true)
+          return (send, true, newRegion)
         }
         state.pendingGeneration = nil
         state.isFetching = false
-        return (send, false)
+        return (send, false, newRegion)
       }
+      // A commit reported while the entry was indexed under its old region may have been missed.
+      let missed = newRegion.map { observation.center.regionDidChange(self, $0) > generation } ?? false
       if send { continuation.yield(value) }
-      if again { fetch() }
+      if again {
+        fetch()
+      } else if missed {
+        databaseDidChange(.fullDatabase, generation: observation.center.generation)
+      }
     }
   }
 }

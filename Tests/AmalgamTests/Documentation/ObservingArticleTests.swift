@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import Amalgam
+
+/// The examples of ObservingTheDatabase.md, run.
+@MainActor final class NoteListModel {
+  var titles: [String] = []
+
+  func observeTitles(in queue: DatabaseQueue) async throws {
+    let titles = queue.observe { db in
+      try db.prepare(sql: "SELECT title FROM note ORDER BY title").column(0, as: String.self)
+    }
+    for try await titles in titles.removingDuplicates() {
+      self.titles = titles
+    }
+  }
+}
+// In the view: .task { try? await model.observeTitles(in: queue) }
+
+/// A cache that forgets what a commit changed.
+private final class ProductCache: Sendable {
+  let invalidated = Shared<[[String]]>([])
+  func invalidate(_ tables: [String]) { invalidated.withLock { $0.append(tables) } }
+}
+
+@Suite struct ObservingArticleTests {
+  private func makeQueue() throws -> DatabaseQueue {
+    let queue = try DatabaseQueue()
+    try queue.sync { db in
+      try db.batch(
+        sql: """
+          CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT);
+          CREATE TABLE product(id INTEGER PRIMARY KEY, name TEXT);
+          """)
+    }
+    return queue
+  }
+
+  @Test func theFirstExampleCountsNotes() async throws {
+    let queue = try makeQueue()
+    let counts = Shared<[Int]>([])
+    let task = Task(executorPreference: QueueExecutor()) {
+      for try await count in queue.observe({ db in
+        try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) ?? 0
+      }).removingDuplicates() {
+        print("notes:", count)
+        counts.withLock { $0.append(count) }
+      }
+    }
+    defer { task.cancel() }
+    #expect(await eventually { counts.current == [0] })
+    try queue.sync { db in try db.execute(sql: "INSERT INTO note(title) VALUES ('a')") }
+    try queue.sync { db in try db.execute(sql: "INSERT INTO product(name) VALUES ('p')") }
+    #expect(await eventually { counts.current == [0, 1] })
+  }
+
+  @Test func theAppExampleKeepsTheModelUpToDate() async throws {
+    let queue = try makeQueue()
+    let model = NoteListModel()
+    let task = Task { @MainActor in try await model.observeTitles(in: queue) }
+    defer { task.cancel() }
+    try queue.sync { db in try db.execute(sql: "INSERT INTO note(title) VALUES ('b'), ('a')") }
+    var titles: [String] = []
+    for _ in 0..<400 where titles != ["a", "b"] {
+      titles = await model.titles
+      try await Task.sleep(nanoseconds: 5_000_000)
+    }
+    #expect(titles == ["a", "b"])
+  }
+
+  @Test func theServerExampleInvalidatesTheCache() async throws {
+    let queue = try makeQueue()
+    let productCache = ProductCache()
+    let task = Task(executorPreference: QueueExecutor()) {
+      let changes = queue.changes(in: DatabaseRegion(tables: ["product"]))
+      for await change in changes {
+        productCache.invalidate(change.tableNames)
+      }
+    }
+    defer { task.cancel() }
+    try await Task.sleep(nanoseconds: 50_000_000)
+    try queue.sync { db in try db.execute(sql: "INSERT INTO note(title) VALUES ('n')") }
+    try queue.sync { db in try db.execute(sql: "INSERT INTO product(name) VALUES ('p')") }
+    #expect(await eventually { productCache.invalidated.current == [["product"]] })
+  }
+
+  @Test func theThrottledExampleDeliversTheLastCount() async throws {
+    let queue = try makeQueue()
+    let throttled = queue.observe { db in
+      try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) ?? 0
+    }.throttled(.milliseconds(250))
+    let collector = Collector(throttled)
+    defer { collector.task.cancel() }
+    #expect(await collector.waitFor(count: 1))
+    for _ in 0..<10 { try queue.sync { db in try db.execute(sql: "INSERT INTO note(title) VALUES ('n')") } }
+    #expect(await eventually { collector.current.last == 10 })
+    #expect(collector.current.count <= 3)
+  }
+}
