@@ -83,6 +83,14 @@ public protocol VirtualTableModule {
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
   func bestIndex(_ indexInfo: inout VirtualTableIndexInfo) throws -> VirtualTableModuleBestIndexResult
 
+  /// FeistyDB's form of ``bestIndex(_:)-(VirtualTableIndexInfo)``, on SQLite's own
+  /// `sqlite3_index_info`, so that a module written for FeistyDB compiles unchanged. A module
+  /// implements one of the two: the typed form calls this one by default
+  /// (``VirtualTableIndexInfo/withUnsafeRawIndexInfo(_:)``), and this one plans a full scan by default.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
+  func bestIndex(_ indexInfo: inout sqlite3_index_info) throws -> VirtualTableModuleBestIndexResult
+
   /// Opens a cursor over the table (`xOpen`). SQLite releases it when it closes the cursor.
   ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xopen_method>
@@ -124,6 +132,19 @@ public protocol VirtualTableModule {
 extension VirtualTableModule {
   /// No options.
   public var options: Database.VirtualTableModuleOptions { [] }
+
+  /// Calls the FeistyDB form, ``bestIndex(_:)-(sqlite3_index_info)``, with SQLite's struct.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
+  public func bestIndex(_ indexInfo: inout VirtualTableIndexInfo) throws -> VirtualTableModuleBestIndexResult {
+    try indexInfo.withUnsafeRawIndexInfo { raw in try bestIndex(&raw.pointee) }
+  }
+
+  /// A full scan: the plan SQLite starts from. Implement this or the typed
+  /// ``bestIndex(_:)-(VirtualTableIndexInfo)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
+  public func bestIndex(_ indexInfo: inout sqlite3_index_info) throws -> VirtualTableModuleBestIndexResult { .ok }
   /// Does nothing.
   public func destroy() throws {}
   /// Accepts the new name.
