@@ -6,7 +6,8 @@
 import AmalgamSQLite
 
 /// What SQLite asks of a virtual table's query plan, and the plan the table answers with: the typed
-/// form of `sqlite3_index_info` that ``VirtualTableModule/bestIndex(_:)`` receives.
+/// form of `sqlite3_index_info` that ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)``
+/// receives.
 ///
 /// The inputs are copied into Swift values: the WHERE constraints on the table (``constraints``), the
 /// ORDER BY terms (``orderBy``), the columns the statement reads (``columnsUsed``) and how the
@@ -234,7 +235,7 @@ public struct VirtualTableIndexInfo {
 
   /// The right-hand value of constraint `constraintIndex` when SQLite knows it while planning (a
   /// literal, not a parameter or a column; `sqlite3_vtab_rhs_value`), else `nil`. Also `nil` once
-  /// ``VirtualTableModule/bestIndex(_:)`` has returned.
+  /// ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)`` has returned.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/vtab_rhs_value.html>
   public func rightHandValue(of constraintIndex: Int) -> DatabaseValue? {

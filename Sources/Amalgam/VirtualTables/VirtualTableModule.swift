@@ -145,6 +145,7 @@ extension VirtualTableModule {
   ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
   public func bestIndex(_ indexInfo: inout sqlite3_index_info) throws -> VirtualTableModuleBestIndexResult { .ok }
+
   /// Does nothing.
   public func destroy() throws {}
   /// Accepts the new name.
@@ -345,7 +346,7 @@ extension VirtualTableCursor {
   }
 }
 
-/// What ``VirtualTableModule/bestIndex(_:)`` concluded.
+/// What ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)`` concluded.
 ///
 /// Related SQLite documentation: <https://sqlite.org/vtab.html#return_value>
 public enum VirtualTableModuleBestIndexResult: Sendable {
@@ -362,9 +363,9 @@ public enum VirtualTableModuleBestIndexResult: Sendable {
 /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xfindfunction_method>
 public struct VirtualTableFunction {
   /// A constraint operator code for ``VirtualTableIndexInfo``, from 150 (`SQLITE_INDEX_CONSTRAINT_FUNCTION`)
-  /// to 255: when set, `WHERE f(column, value)` reaches ``VirtualTableModule/bestIndex(_:)`` as a
-  /// constraint with operator ``VirtualTableIndexInfo/Operator/function(_:)``. `nil` for an ordinary
-  /// overload.
+  /// to 255: when set, `WHERE f(column, value)` reaches
+  /// ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)`` as a constraint with operator
+  /// ``VirtualTableIndexInfo/Operator/function(_:)``. `nil` for an ordinary overload.
   public var constraintOperator: UInt8?
 
   /// Computes the result, as the general form of ``Database/addFunction(_:arity:flags:_:)-(_,_,_,(FunctionArguments,FunctionContext)->Void)``.
