@@ -32,7 +32,7 @@
   /// then pulls the tokens one by one with ``advance()`` and ``copyCurrentToken(to:capacity:)``.
   ///
   /// This is FeistyDB's `FTS5Tokenizer` protocol, requirement for requirement, so that a tokenizer
-  /// written for FeistyDB registers unchanged with ``Database/addTokenizer(_:type:)-(_,T.Type)``
+  /// written for FeistyDB registers unchanged with ``Database/addTokenizer(_:type:)-qxxb``
   /// once its conformance names this protocol:
   ///
   /// ```swift
