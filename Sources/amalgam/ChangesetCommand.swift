@@ -141,7 +141,7 @@ extension CommandLineTool {
         try write(try Changeset(data: read(file)).inverted().data, to: destination)
       case let .concat(files, destination):
         let group = try Changegroup()
-        for file in files { try group.add(Changeset(data: try read(file))) }
+        for file in files { try group.add(try Changeset(data: try read(file))) }
         try write(group.producesPatchset ? group.patchset().data : group.changeset().data, to: destination)
       }
       return CommandLineTool.success
@@ -198,7 +198,7 @@ extension CommandLineTool {
 
     private func show(_ data: Data, json: Bool) throws {
       // Both formats share the reader; a patchset reads the same way.
-      let reader = try ChangesetReader(Changeset(data: data))
+      let reader = try ChangesetReader(try Changeset(data: data))
       if json { output.write("[") }
       var count = 0
       while let operation = try reader.next() {
@@ -290,7 +290,7 @@ extension CommandLineTool {
     }
 
     private func apply(file: String, to path: String, onConflict: ChangesetInvocation.ConflictAnswer) throws -> Int32 {
-      let changeset = Changeset(data: try read(file))
+      let changeset = try Changeset(data: try read(file))
       let total = try changeset.operations().count
       guard FileManager.default.fileExists(atPath: path) else {
         throw SQLiteError(code: .cannotOpen, message: "No such database: \(path)")

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 /// A misuse of ``DatabaseQueue``, ``DatabaseReadQueue`` or ``DatabasePool`` that Amalgam detects itself.
 ///
 /// Errors from SQLite (`SQLITE_BUSY`, `SQLITE_READONLY`, ...) are ``SQLiteError``s, and a cancelled
@@ -25,4 +30,10 @@ public enum ConcurrencyError: Error, Hashable, Sendable, CustomStringConvertible
       return message
     }
   }
+}
+
+extension ConcurrencyError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` (what an alert or a log shows
+  /// of any `Error`) says what failed instead of "The operation could not be completed".
+  public var errorDescription: String? { description }
 }

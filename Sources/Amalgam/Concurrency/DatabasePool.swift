@@ -115,6 +115,7 @@ public final class DatabasePool: DatabaseWriter {
   /// reads go on meanwhile. Opens no transaction; see ``DatabaseWriter/sync(_:)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/wal.html>
+  @discardableResult
   public func sync<T>(_ body: (Database) throws -> T) throws -> T {
     try writer.sync(body)
   }
@@ -134,6 +135,7 @@ public final class DatabasePool: DatabaseWriter {
   /// interrupts it. Opens no transaction; see ``DatabaseWriter/write(_:)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
+  @discardableResult
   public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try await writer.perform(body)
   }

@@ -97,6 +97,7 @@ public final class DatabaseQueue: DatabaseWriter {
   /// Opens no transaction; see ``DatabaseWriter/sync(_:)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/threadsafe.html>
+  @discardableResult
   public func sync<T>(_ body: (Database) throws -> T) throws -> T {
     try connection.sync(body)
   }
@@ -116,6 +117,7 @@ public final class DatabaseQueue: DatabaseWriter {
   /// it. Opens no transaction; see ``DatabaseWriter/write(_:)``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
+  @discardableResult
   public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try await connection.perform(body)
   }

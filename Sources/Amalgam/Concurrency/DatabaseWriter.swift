@@ -39,6 +39,7 @@ public protocol DatabaseWriter: DatabaseReader {
   ///   on this connection (it would wait for itself forever), and whatever `body` throws.
   ///
   /// Related SQLite documentation: <https://sqlite.org/threadsafe.html>
+  @discardableResult
   func sync<T>(_ body: (Database) throws -> T) throws -> T
 
   /// Schedules `body` on the connection and returns at once; `completion` receives its result.
@@ -71,6 +72,7 @@ public protocol DatabaseWriter: DatabaseReader {
   /// does not run.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/interrupt.html>
+  @discardableResult
   func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
 }
 

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 /// A failure detected by Amalgam rather than by SQLite: a value that cannot be converted, a column or
 /// parameter that does not exist, a closed database, SQL that is not one statement.
 ///
@@ -73,6 +78,9 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// by its primary key (an upsert, update, delete, `fetch(_:id:)`, `exists`). Inserts and the fetches
   /// that take a condition work without one.
   case recordWithoutPrimaryKey(type: String, table: String)
+  /// An update of a ``TableRecord`` found no row with the record's primary key (`key`, by column): the
+  /// row was deleted, or the record was never inserted. GRDB's `recordNotFound`.
+  case recordNotFound(table: String, key: [String: DatabaseValue])
   /// An ``SQLLiteral`` with interpolated values also holds a parameter of its own (`?`, `?NNN`,
   /// `:name`, `@name` or `$name`, named by `parameter`): SQLite would number the two kinds together,
   /// so a value could bind the wrong parameter. Interpolate every value, or write the SQL with
@@ -141,6 +149,9 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(type) (table \"\(table)\") has no primary key: its primaryKey lists no column, so it cannot be "
         + "upserted, updated, deleted or fetched by key; list the key columns in primaryKey"
+    case let .recordNotFound(table, key):
+      let columns = key.keys.sorted().map { "\($0) = \(key[$0].map(String.init(describing:)) ?? "NULL")" }
+      return "No row of table \"\(table)\" has the primary key \(columns.joined(separator: ", "))"
     case let .literalWithOwnParameter(sql, parameter):
       return
         "The SQL literal \"\(sql)\" mixes interpolated values with its own parameter \(parameter); SQLite "
@@ -194,4 +205,10 @@ public struct TransactionEndedInBody: Hashable, Sendable, CustomStringConvertibl
       + "Let the \(scope.hasPrefix("savepoint") ? "savepoint" : "transaction") end when the body returns, "
       + "and throw from the body to roll it back"
   }
+}
+
+extension DatabaseError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` (what an alert or a log shows
+  /// of any `Error`) says what failed instead of "The operation could not be completed".
+  public var errorDescription: String? { description }
 }

@@ -31,8 +31,11 @@ extension Statement {
 
   /// FeistyDB's name for the values of the first column: use ``column(_:as:)`` with index 0.
   ///
+  /// Not a plain rename (the index is a new argument), so the compiler cannot rewrite the call: the
+  /// warning says what to write.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
-  @available(*, deprecated, message: "use column(0)")
+  @available(*, deprecated, message: "write column(0) or column(0, as: T.self)")
   public func leftmostColumn<T: ColumnConvertible>(_ type: T.Type = T.self) throws -> [T] {
     try column(0, as: type)
   }
@@ -41,8 +44,11 @@ extension Statement {
 extension Row {
   /// FeistyDB's name for the value of the first column: use ``value(at:as:)`` with index 0.
   ///
+  /// Not a plain rename (the index is a new argument), so the compiler cannot rewrite the call: the
+  /// warning says what to write.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
-  @available(*, deprecated, message: "use value(at: 0)")
+  @available(*, deprecated, message: "write value(at: 0) or value(at: 0, as: T.self)")
   public func leftmostValue<T: ColumnConvertible>(_ type: T.Type = T.self) throws -> T {
     try value(at: 0, as: type)
   }
@@ -95,17 +101,21 @@ extension Database {
 extension SQLiteError {
   /// FeistyDB's initializer, message first: use ``init(code:message:sql:offset:)``.
   ///
+  /// Not a plain rename (the arguments swap places and the code becomes a ``ResultCode``), so the
+  /// compiler cannot rewrite the call: the warning says what to write.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/rescode.html>
-  @available(*, deprecated, message: "use SQLiteError(code: ResultCode(rawValue: code), message: message)")
+  @available(*, deprecated, message: "write SQLiteError(code: ResultCode(rawValue: code), message: message)")
   public init(_ message: String, code: Int32) {
     self.init(code: ResultCode(rawValue: code), message: message)
   }
 }
 
 extension DatabaseError {
-  /// FeistyDB's `DatabaseError(_:)`: an error that is only a message (``DatabaseError/message(_:)``).
-  /// Amalgam passes any `Error`'s description on, so an error type of your own says more.
-  @available(*, deprecated, message: "throw DatabaseError.message(_:) or, better, an error type of your own")
+  /// FeistyDB's `DatabaseError(_:)`: an error that is only a message (``DatabaseError/message(_:)``),
+  /// which the compiler's fix-it writes. Amalgam passes any `Error`'s description on, so an error type
+  /// of your own says more.
+  @available(*, deprecated, renamed: "DatabaseError.message(_:)")
   public init(_ message: String) {
     self = .message(message)
   }

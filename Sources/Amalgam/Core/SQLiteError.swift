@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import AmalgamSQLite
 
 /// A result code returned by SQLite: a primary code (`SQLITE_BUSY`) or an extended one
@@ -177,10 +182,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     self.init(code: ResultCode(rawValue: extended), message: message, sql: sql, offset: offset)
   }
 
-  /// The extended code, its description, the message and, when known, the SQL:
-  /// `SQLite error 25 (out of range): Parameter index 3 is out of range; the statement has 2 parameter(s)`.
+  /// The extended code with its name and description, the message and, when known, the SQL:
+  /// `SQLite error 2067 (SQLITE_CONSTRAINT_UNIQUE, constraint failed): UNIQUE constraint failed: t.id`.
   public var description: String {
-    var text = "SQLite error \(extendedCode.rawValue) (\(code.description)): \(message)"
+    var text = "SQLite error \(extendedCode.rawValue) (\(extendedCode.name), \(code.description)): \(message)"
     if let sql { text += " — in \"\(sql)\"" }
     if let offset { text += " at offset \(offset)" }
     return text
@@ -204,4 +209,10 @@ extension SQLiteError {
 public func ~= (code: ResultCode, error: any Error) -> Bool {
   guard let error = error as? SQLiteError else { return false }
   return code.isExtended ? error.extendedCode == code : error.code == code
+}
+
+extension SQLiteError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` (what an alert or a log shows
+  /// of any `Error`) says what failed instead of "The operation could not be completed".
+  public var errorDescription: String? { description }
 }

@@ -23,7 +23,7 @@
     }
 
     /// Registers a tokenizer under `name` that `make` creates, for each table that names it, from the
-    /// arguments of the table's `tokenize` option: the general form of ``addTokenizer(_:type:)``, for
+    /// arguments of the table's `tokenize` option: the general form of ``addTokenizer(_:type:)-746b6``, for
     /// tokenizers that capture Swift values or choose their type from the arguments.
     ///
     /// ```swift

@@ -12,6 +12,15 @@
   )
   public protocol FTS5Tokenizer {}
 
+  /// A FeistyDB-style pull tokenizer for FTS5 tables. Needs the `ENABLE_FTS5` trait.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
+  @available(
+    *, unavailable,
+    message: "FTS5PullTokenizer needs the ENABLE_FTS5 trait: add it to the Amalgam dependency's traits"
+  )
+  public protocol FTS5PullTokenizer {}
+
   /// The arguments of an FTS5 tokenizer. Needs the `ENABLE_FTS5` trait.
   ///
   /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
@@ -107,6 +116,26 @@
       message: "addTokenizer needs the ENABLE_FTS5 trait: add it to the Amalgam dependency's traits"
     )
     public func addTokenizer<T: FTS5Tokenizer>(_ name: String, type: T.Type) throws { throw fts5TraitMissing() }
+
+    /// Why FTS5 asks a pull tokenizer to tokenize a text. Needs the `ENABLE_FTS5` trait.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
+    @available(
+      *, unavailable,
+      message: "FTS5TokenizationReason needs the ENABLE_FTS5 trait: add it to the Amalgam dependency's traits"
+    )
+    public enum FTS5TokenizationReason {}
+
+    /// Registers a FeistyDB-style pull tokenizer type. Needs the `ENABLE_FTS5` trait.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/fts5.html#custom_tokenizers>
+    @available(
+      *, unavailable,
+      message: "addTokenizer needs the ENABLE_FTS5 trait: add it to the Amalgam dependency's traits"
+    )
+    public func addTokenizer<T: FTS5PullTokenizer>(_ name: String, type: T.Type) throws where T: AnyObject {
+      throw fts5TraitMissing()
+    }
 
     /// Registers a Swift tokenizer made by a closure. Needs the `ENABLE_FTS5` trait.
     ///

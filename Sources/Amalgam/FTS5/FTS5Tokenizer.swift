@@ -4,7 +4,7 @@
   /// A custom FTS5 tokenizer written in Swift: it splits text into tokens and reports each one with
   /// the byte range of the input it comes from.
   ///
-  /// Register the type with ``Database/addTokenizer(_:type:)`` and name it in a table's `tokenize`
+  /// Register the type with ``Database/addTokenizer(_:type:)-746b6`` and name it in a table's `tokenize`
   /// option. FTS5 creates one instance per table (and per `tokenize` argument list) with
   /// ``init(arguments:)``, then calls ``tokenize(_:into:)`` for every document it indexes, every
   /// query string it parses and every text an auxiliary function tokenizes.

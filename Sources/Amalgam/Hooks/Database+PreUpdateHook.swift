@@ -37,6 +37,33 @@
     /// else `nil` (`sqlite3_preupdate_blobwrite`).
     public let blobWriteColumn: Int?
 
+    /// What happens to the row, with its rowids: FeistyDB's name and form of ``operation``,
+    /// ``oldRowid`` and ``newRowid`` together.
+    ///
+    /// ```swift
+    /// if case .update(let old, let new) = event.changeType, old != new { print("rowid changed") }
+    /// ```
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
+    public enum ChangeType: Hashable, Sendable {
+      /// A row is inserted, with this rowid.
+      case insert(Int64)
+      /// A row is deleted; it had this rowid.
+      case delete(Int64)
+      /// A row is updated: its rowid before the change, and after it.
+      case update(Int64, Int64)
+    }
+
+    /// What happens to the row, with its rowids (FeistyDB's `changeType`). The rowids are undefined
+    /// for a `WITHOUT ROWID` table, as ``oldRowid`` and ``newRowid`` are.
+    public var changeType: ChangeType {
+      switch operation {
+      case .insert: .insert(newRowid ?? 0)
+      case .delete: .delete(oldRowid ?? 0)
+      case .update: .update(oldRowid ?? 0, newRowid ?? 0)
+      }
+    }
+
     /// Valid while the hook runs.
     /// The connection in its hook, and the hook's call: the values can be read only during it.
     let handle: OpaquePointer?
@@ -100,7 +127,7 @@
     /// after the change. Needs the `ENABLE_PREUPDATE_HOOK` trait (on by default).
     ///
     /// ```swift
-    /// try db.setPreUpdateHook { event in
+    /// db.setPreUpdateHook { event in
     ///   if event.operation == .update, let old = try? event.oldValues(), let new = try? event.newValues() {
     ///     print(event.tableName, old, "→", new)
     ///   }
@@ -116,54 +143,62 @@
     ///
     /// SQLite has one pre-update hook slot per connection, and sessions (`sqlite3session_*`) use it to
     /// record changes: the two cannot be active on one connection at once. While a session is attached,
-    /// this method throws `SQLITE_MISUSE` rather than silently stopping the session from recording.
+    /// this method leaves the session's hook in place rather than silently stopping it from recording:
+    /// it registers nothing, writes the reason to SQLite's error log (``SQLiteLog``) with
+    /// `SQLITE_MISUSE`, and returns false. It also returns false, registering nothing, on a closed
+    /// database. Both are mistakes in the program, not in its input, so the method does not throw, as
+    /// FeistyDB's does not: code moved from FeistyDB compiles unchanged.
     ///
-    /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed; ``SQLiteError`` with
-    ///   `SQLITE_MISUSE` while a session uses the pre-update hook.
+    /// - Returns: true when `hook` is registered.
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
-    public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) throws {
+    @discardableResult
+    public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) -> Bool {
       if let owner = connection.existingState(HookRegistry.self)?.slots[.preUpdate],
         !(owner is HookBox<(PreUpdateEvent) -> Void>)
       {
-        throw SQLiteError(
-          code: .misuse,
-          message: "The pre-update hook is in use by a session on this connection; delete the session first")
+        SQLiteLog.write(
+          "The pre-update hook is in use by a session on this connection; delete the session first",
+          code: .misuse)
+        return false
       }
-      try installHook(HookBox(hook), in: .preUpdate) { handle, userData in
-        sqlite3_preupdate_hook(
-          handle,
-          { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
-            guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
-            let box = HookBox<(PreUpdateEvent) -> Void>.from(userData)
-            box.scope.run { token in
-              let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
-              let event = PreUpdateEvent(
-                operation: operation, databaseName: hookString(databaseName) ?? "",
-                tableName: hookString(tableName) ?? "",
-                oldRowid: operation == .insert ? nil : oldRowid,
-                newRowid: operation == .delete ? nil : newRowid,
-                columnCount: Int(sqlite3_preupdate_count(connection)),
-                depth: Int(sqlite3_preupdate_depth(connection)),
-                blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
-                handle: connection, token: token)
-              box.call { $0(event) }
-            }
-          }, userData)
+      do {
+        try installHook(HookBox(hook), in: .preUpdate) { handle, userData in
+          sqlite3_preupdate_hook(
+            handle,
+            { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
+              guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
+              let box = HookBox<(PreUpdateEvent) -> Void>.from(userData)
+              box.scope.run { token in
+                let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
+                let event = PreUpdateEvent(
+                  operation: operation, databaseName: hookString(databaseName) ?? "",
+                  tableName: hookString(tableName) ?? "",
+                  oldRowid: operation == .insert ? nil : oldRowid,
+                  newRowid: operation == .delete ? nil : newRowid,
+                  columnCount: Int(sqlite3_preupdate_count(connection)),
+                  depth: Int(sqlite3_preupdate_depth(connection)),
+                  blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
+                  handle: connection, token: token)
+                box.call { $0(event) }
+              }
+            }, userData)
+        }
+        return true
+      } catch {
+        return false  // the database is closed: there is nothing to hook
       }
     }
 
     /// Removes the hook registered with ``setPreUpdateHook(_:)`` and releases its closure. Does nothing
-    /// when there is none, or when a session (not a hook) holds the pre-update slot.
+    /// when there is none, when a session (not a hook) holds the pre-update slot, or when the database
+    /// is closed (closing released the hook).
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
-    public func removePreUpdateHook() throws {
+    public func removePreUpdateHook() {
       guard connection.existingState(HookRegistry.self)?.slots[.preUpdate] is HookBox<(PreUpdateEvent) -> Void>
-      else {
-        _ = try sqliteHandle
-        return
-      }
-      try installHook(HookBox<(PreUpdateEvent) -> Void>?.none, in: .preUpdate) { handle, _ in
+      else { return }
+      try? installHook(HookBox<(PreUpdateEvent) -> Void>?.none, in: .preUpdate) { handle, _ in
         sqlite3_preupdate_hook(handle, nil, nil)
       }
     }

@@ -28,7 +28,8 @@
       *, unavailable,
       message: "setPreUpdateHook needs the ENABLE_PREUPDATE_HOOK trait: add it to the Amalgam dependency's traits"
     )
-    public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) throws { throw preUpdateTraitMissing() }
+    @discardableResult
+    public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) -> Bool { false }
 
     /// Removes the pre-update hook. Needs the `ENABLE_PREUPDATE_HOOK` trait.
     ///
@@ -37,11 +38,6 @@
       *, unavailable,
       message: "removePreUpdateHook needs the ENABLE_PREUPDATE_HOOK trait: add it to the Amalgam dependency's traits"
     )
-    public func removePreUpdateHook() throws { throw preUpdateTraitMissing() }
-  }
-
-  /// The error the bodies above would throw; they cannot be called.
-  private func preUpdateTraitMissing() -> SQLiteError {
-    SQLiteError(code: .misuse, message: "The pre-update hook needs the ENABLE_PREUPDATE_HOOK trait")
+    public func removePreUpdateHook() {}
   }
 #endif

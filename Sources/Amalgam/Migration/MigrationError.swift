@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 /// A failure of ``DatabaseMigrator``: the migration that failed and why, or a migrator used in a way that
 /// cannot work (a name registered twice, an unknown target).
 ///
@@ -101,4 +106,10 @@ extension Database {
     }
     return violations
   }
+}
+
+extension MigrationError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` (what an alert or a log shows
+  /// of any `Error`) says what failed instead of "The operation could not be completed".
+  public var errorDescription: String? { description }
 }

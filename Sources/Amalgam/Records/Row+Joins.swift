@@ -53,6 +53,59 @@ extension Row {
   }
 }
 
+extension Row {
+  /// Decodes `type` from the columns that table `table` put in the row: for `SELECT a.*, b.* FROM a
+  /// JOIN b ...`, where column counts written by hand would break when a migration adds a column.
+  ///
+  /// ```swift
+  /// // SELECT player.*, team.* FROM player JOIN team ON team.id = player.teamID
+  /// let pairs = try db.fetchAll(sql: sql) { row in
+  ///   (try row.decode(Player.self, table: "player"), try row.decode(Team.self, table: "team"))
+  /// }
+  /// ```
+  ///
+  /// The columns are the ``columnRange(ofTable:occurrence:)``: consecutive columns read from the table
+  /// (`sqlite3_column_table_name`), matched without regard to ASCII case. A table joined to itself
+  /// (`SELECT a.*, b.* FROM person a JOIN person b ...`) puts two runs in the row: `occurrence` 1 is the
+  /// second. Needs the `ENABLE_COLUMN_METADATA` trait (on by default).
+  ///
+  /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` (named `table.*`) when no such run of
+  ///   columns is in the row, and the errors of ``RowDecoder``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_database_name.html>
+  public func decode<T: Decodable>(
+    _ type: T.Type = T.self, table: String, occurrence: Int = 0, using decoder: RowDecoder = RowDecoder()
+  ) throws -> T {
+    try decode(type, columns: columnRange(ofTable: table, occurrence: occurrence), using: decoder)
+  }
+
+  /// The positions of the consecutive columns of the row read from table `table`, the `occurrence`-th
+  /// such run (0 is the first): what ``decode(_:table:occurrence:using:)`` decodes from. A column
+  /// computed by an expression belongs to no table and ends a run.
+  ///
+  /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` (named `table.*`, listing the runs the row
+  ///   has) when there is no such run; ``SQLiteError`` with `SQLITE_MISUSE` without the
+  ///   `ENABLE_COLUMN_METADATA` trait.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_database_name.html>
+  public func columnRange(ofTable table: String, occurrence: Int = 0) throws -> Range<Int> {
+    var runs: [(table: String, range: Range<Int>)] = []
+    for index in 0..<count {
+      guard let origin = try statement.columnOrigin(at: index) else { continue }
+      if let last = runs.last, last.range.upperBound == index, last.table.caseInsensitiveASCIIEquals(origin.table) {
+        runs[runs.count - 1].range = last.range.lowerBound..<(index + 1)
+      } else {
+        runs.append((origin.table, index..<(index + 1)))
+      }
+    }
+    let matching = runs.filter { $0.table.caseInsensitiveASCIIEquals(table) }
+    guard occurrence >= 0 && occurrence < matching.count else {
+      throw DatabaseError.noSuchColumn(name: "\(table).*", available: runs.map { "\($0.table).*" })
+    }
+    return matching[occurrence].range
+  }
+}
+
 extension Database {
   /// Every row turned into a value by `transform`, which reads the current row (and must not keep it):
   /// for joins decoded into several values, or any mapping that the other fetches do not cover.

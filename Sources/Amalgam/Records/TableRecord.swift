@@ -326,6 +326,39 @@ extension Database {
     return lastInsertRowid
   }
 
+  /// Inserts `record` and returns it as stored: with the rowid SQLite chose for a `nil`
+  /// `INTEGER PRIMARY KEY`, and the defaults of the columns it left out. GRDB's `insertAndFetch`.
+  ///
+  /// ```swift
+  /// let ada = try db.insertAndFetch(Player(id: nil, name: "Ada", score: 10))
+  /// // ada.id is the new row's id
+  /// ```
+  ///
+  /// The row is read back by its primary key when the record gives every key column a value, and by
+  /// its rowid otherwise (a rowid table whose key SQLite chose).
+  ///
+  /// - Throws: as ``insert(_:encoder:)``, and the errors of decoding the row.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_insert.html>,
+  /// <https://sqlite.org/c3ref/last_insert_rowid.html>
+  public func insertAndFetch<R: TableRecord>(
+    _ record: R, encoder: StatementEncoder = StatementEncoder(), decoder: RowDecoder = RowDecoder()
+  ) throws -> R {
+    let rowid = try insert(record, encoder: encoder)
+    let values = try record.columnValues(encoder: encoder)
+    let key = R.primaryKey.map { values[$0] ?? .null }
+    let stored: R?
+    if !key.isEmpty && !key.contains(.null) {
+      stored = try fetch(R.self, key: key, decoder: decoder)
+    } else {
+      let sql = "SELECT * FROM \(SQLLiteral.quote(identifier: R.tableName)) WHERE rowid = ?"
+      stored = try fetchRecord(R.self, sql: sql, arguments: [rowid], decoder: decoder)
+    }
+    // Only a trigger that deletes the row as it is inserted leaves nothing to read.
+    guard let stored else { throw DatabaseError.recordNotFound(table: R.tableName, key: ["rowid": .integer(rowid)]) }
+    return stored
+  }
+
   /// Inserts `record`, or updates the row with its primary key when there is one
   /// (`INSERT ... ON CONFLICT(primary key) DO UPDATE SET ...`). The primary key needs a UNIQUE or
   /// PRIMARY KEY constraint on exactly its columns.
@@ -335,12 +368,30 @@ extension Database {
     try write(record, encoder: encoder, .upsert)
   }
 
-  /// Writes every column of `record` to the row with its primary key. Returns false when no row has
-  /// that key.
+  /// Writes every column of `record` to the row with its primary key (`UPDATE table SET ... WHERE key`).
+  ///
+  /// ```swift
+  /// ada.score += 5
+  /// try db.update(ada)
+  /// ```
+  ///
+  /// - Throws: ``DatabaseError/recordNotFound(table:key:)`` when no row has that key (the row was
+  ///   deleted, or the record never inserted), as GRDB's `update` does; ``updateIfExists(_:encoder:)``
+  ///   returns false instead.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
+  public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws {
+    guard try updateIfExists(record, encoder: encoder) else { throw try recordNotFound(record, encoder: encoder) }
+  }
+
+  /// Writes every column of `record` to the row with its primary key, and returns false when no row has
+  /// that key: the form of ``update(_:encoder:)`` for a row that may be gone.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
-  public func update<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws -> Bool {
+  public func updateIfExists<R: TableRecord>(_ record: R, encoder: StatementEncoder = StatementEncoder()) throws
+    -> Bool
+  {
     let before = totalChanges
     // A layout of key columns only cannot tell, by binding, whether the value has more: build its own.
     let hasNothingToSet = try RecordLayout.of(record, encoder: encoder, in: self).withObject {
@@ -359,14 +410,29 @@ extension Database {
     return totalChanges > before
   }
 
-  /// Writes the given columns of `record` to the row with its primary key. Returns false when no row
-  /// has that key. An empty `columns` writes nothing and returns whether the row exists.
+  /// Writes the given columns of `record` to the row with its primary key. An empty `columns` writes
+  /// nothing and checks that the row exists.
+  ///
+  /// - Throws: ``DatabaseError/recordNotFound(table:key:)`` when no row has that key;
+  ///   ``DatabaseError/noSuchColumn(name:available:)`` for a name the record does not encode.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
+  public func update<R: TableRecord>(
+    _ record: R, columns: [String], encoder: StatementEncoder = StatementEncoder()
+  ) throws {
+    guard try updateIfExists(record, columns: columns, encoder: encoder) else {
+      throw try recordNotFound(record, encoder: encoder)
+    }
+  }
+
+  /// Writes the given columns of `record` to the row with its primary key, and returns false when no
+  /// row has that key. An empty `columns` writes nothing and returns whether the row exists.
   ///
   /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` for a name the record does not encode.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
-  public func update<R: TableRecord>(
+  public func updateIfExists<R: TableRecord>(
     _ record: R, columns: [String], encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
     let key = try RecordLayout.primaryKey(of: R.self)
@@ -396,8 +462,15 @@ extension Database {
     return totalChanges > before
   }
 
+  /// The error for an update of `record` that found no row with its primary key.
+  private func recordNotFound<R: TableRecord>(_ record: R, encoder: StatementEncoder) throws -> DatabaseError {
+    let key = try RecordLayout.primaryKey(of: R.self)
+    let values = try record.columnValues(encoder: encoder)
+    return .recordNotFound(table: R.tableName, key: values.filter { key.contains($0.key) })
+  }
+
   /// Writes the columns whose values differ between `old` and `new` to the row with `new`'s primary
-  /// key, and returns whether a row was updated. When nothing differs, runs no SQL and returns false.
+  /// key, and returns true. When nothing differs, runs no SQL and returns false.
   ///
   /// ```swift
   /// var player = try db.fetch(Player.self, id: 1)!
@@ -405,6 +478,9 @@ extension Database {
   /// player.score += 1
   /// try db.updateChanges(from: old, to: player)  // UPDATE "player" SET "score" = ? WHERE "id" = ?
   /// ```
+  ///
+  /// - Throws: ``DatabaseError/recordNotFound(table:key:)`` when something differs and no row has the
+  ///   key, as GRDB's `updateChanges` does.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
@@ -415,7 +491,8 @@ extension Database {
     let after = try new.columnValues(encoder: encoder)
     let changed = after.keys.sorted().filter { before[$0] != after[$0] }
     guard !changed.isEmpty else { return false }
-    return try update(new, columns: changed, encoder: encoder)
+    try update(new, columns: changed, encoder: encoder)
+    return true
   }
 
   /// Deletes the row with `record`'s primary key; returns false when there was none.

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 /// A table or view as `PRAGMA table_list` describes it.
 ///
 /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_table_list>
@@ -191,4 +196,9 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     case let .invalidDefinition(message): message
     }
   }
+}
+
+extension SchemaError: LocalizedError {
+  /// The same text as ``description``, so that `localizedDescription` says what failed.
+  public var errorDescription: String? { description }
 }

@@ -364,7 +364,7 @@
       guard !producesPatchset else {
         throw SQLiteError(code: .misuse, message: "This changegroup holds patchsets; use patchset()")
       }
-      return Changeset(data: try output())
+      return Changeset(uncheckedData: try output())
     }
 
     /// The merged changes, as a patchset (`sqlite3changegroup_output`).
@@ -376,7 +376,7 @@
       guard producesPatchset else {
         throw SQLiteError(code: .misuse, message: "This changegroup holds changesets; use changeset()")
       }
-      return Patchset(data: try output())
+      return Patchset(uncheckedData: try output())
     }
 
     private func output() throws -> Data {

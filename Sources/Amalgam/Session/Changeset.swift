@@ -13,18 +13,22 @@
   public protocol ChangesetProtocol: Sendable, Hashable {
     /// The bytes, exactly as SQLite writes and reads them.
     var data: Data { get }
-    /// Wraps bytes in SQLite's format. Nothing is checked until the bytes are read: a corrupt or
-    /// truncated value throws ``SQLiteError`` with `SQLITE_CORRUPT` when it is iterated or applied.
-    init(data: Data)
+    /// Checks bytes in SQLite's format, reading each record once as SQLite's iterator
+    /// (`sqlite3changeset_next`) would, and wraps them.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT`, naming the byte offset, when the bytes are
+    ///   corrupt or truncated.
+    init(data: Data) throws
   }
 
   extension ChangesetProtocol {
     /// Reads the bytes of a file written by ``write(toFile:)`` (or by any tool that writes SQLite's
     /// changeset format, such as `sqldiff --changeset`).
     ///
-    /// - Throws: the file system's error when the file cannot be read.
+    /// - Throws: the file system's error when the file cannot be read; ``SQLiteError`` with
+    ///   `SQLITE_CORRUPT` when its bytes are corrupt or truncated.
     public init(contentsOfFile path: String) throws {
-      self.init(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+      try self.init(data: try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// Writes the bytes to a file, replacing it.
@@ -81,7 +85,7 @@
           message: "The two changesets record a table with other columns, or another primary key, in each")
       }
       if rc != SQLITE_OK { throw sessionError(rc) }
-      return Self(data: bytes)
+      return try Self(data: bytes)
     }
 
     /// The concatenation of two values: `try a + b` is ``concatenated(with:)``.
@@ -128,9 +132,28 @@
     /// The bytes, in SQLite's changeset format.
     public let data: Data
 
-    /// Wraps changeset bytes (from ``Session/changeset()``, a file, the network...). Nothing is checked
-    /// until the bytes are read.
-    public init(data: Data) {
+    /// Checks changeset bytes (from a file, the network...) and wraps them.
+    ///
+    /// ```swift
+    /// let changeset = try Changeset(data: received)  // throws SQLITE_CORRUPT for damaged bytes
+    /// ```
+    ///
+    /// The check reads every record once, as SQLite's iterator (`sqlite3changeset_next`) does, without
+    /// copying: about as long as ``operations()`` takes to walk the bytes, without building its values.
+    /// Changesets that Amalgam gets from SQLite (``Session/changeset()``, ``Changegroup``,
+    /// ``inverted()``) are not checked again.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT`, naming the byte offset, when the bytes are
+    ///   corrupt or truncated.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/changeset_iter.html>
+    public init(data: Data) throws {
+      _ = try ChangesetValidator.validate(data)
+      self.data = data
+    }
+
+    /// Wraps bytes that SQLite wrote, without checking them again.
+    init(uncheckedData data: Data) {
       self.data = data
     }
 
@@ -151,7 +174,7 @@
       }
       let inverted = takeSQLiteBuffer(output, count: count)
       if rc != SQLITE_OK { throw sessionError(rc) }
-      return Changeset(data: inverted)
+      return Changeset(uncheckedData: inverted)
     }
 
     /// Inverts a streamed changeset into `output`. See ``inverted()``.
@@ -182,7 +205,7 @@
         }
         data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       }
-      let inverted = try Changeset(data: data).inverted()
+      let inverted = try Changeset(uncheckedData: data).inverted()  // inverted() checks the bytes
       try inverted.data.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {
@@ -203,8 +226,19 @@
     /// The bytes, in SQLite's patchset format.
     public let data: Data
 
-    /// Wraps patchset bytes. Nothing is checked until the bytes are read.
-    public init(data: Data) {
+    /// Checks patchset bytes and wraps them. See ``Changeset/init(data:)``.
+    ///
+    /// - Throws: ``SQLiteError`` with `SQLITE_CORRUPT`, naming the byte offset, when the bytes are
+    ///   corrupt or truncated.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/session/changeset_iter.html>
+    public init(data: Data) throws {
+      _ = try ChangesetValidator.validate(data)
+      self.data = data
+    }
+
+    /// Wraps bytes that SQLite wrote, without checking them again.
+    init(uncheckedData data: Data) {
       self.data = data
     }
   }

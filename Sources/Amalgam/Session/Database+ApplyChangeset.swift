@@ -494,4 +494,9 @@
       }
     }
   }
+
+  extension ChangesetSchemaMismatch: LocalizedError {
+    /// The same text as ``description``, so that `localizedDescription` says what failed.
+    public var errorDescription: String? { description }
+  }
 #endif

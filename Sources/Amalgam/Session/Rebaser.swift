@@ -78,7 +78,7 @@
       }
       let data = takeSQLiteBuffer(output, count: count)
       if rc != SQLITE_OK { throw Self.error(rc) }
-      return Changeset(data: data)
+      return Changeset(uncheckedData: data)
     }
 
     /// Rebases a streamed changeset into `output` (`sqlite3rebaser_rebase_strm`).

@@ -45,7 +45,7 @@
   )
   public struct Changeset: ChangesetProtocol {
     /// Needs the `ENABLE_SESSION` trait.
-    public init(data: Data) {}
+    public init(data: Data) throws {}
   }
 
   /// The changes recorded by a session, without the old values. Needs the `ENABLE_SESSION` trait.
@@ -57,7 +57,7 @@
   )
   public struct Patchset: ChangesetProtocol {
     /// Needs the `ENABLE_SESSION` trait.
-    public init(data: Data) {}
+    public init(data: Data) throws {}
   }
 
   /// One change of a changeset. Needs the `ENABLE_SESSION` trait.

@@ -22,8 +22,9 @@
   /// database closes: after that, its calls throw ``DatabaseError/databaseClosed``.
   ///
   /// Sessions use SQLite's single pre-update hook slot of the connection: several sessions can share
-  /// it, but while one exists `Database.setPreUpdateHook(_:)` throws `SQLITE_MISUSE`, and creating a
-  /// session while a pre-update hook is set throws `SQLITE_MISUSE` too.
+  /// it, but while one exists `Database.setPreUpdateHook(_:)` registers nothing and returns false
+  /// (logging `SQLITE_MISUSE`), and creating a session while a pre-update hook is set throws
+  /// `SQLITE_MISUSE`.
   ///
   /// A session keeps its database alive and, like it, is used by one thread at a time.
   ///
@@ -280,14 +281,14 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_changeset.html>
     public func changeset() throws -> Changeset {
-      Changeset(data: try output(sqlite3session_changeset))
+      Changeset(uncheckedData: try output(sqlite3session_changeset))
     }
 
     /// The changes recorded so far, as a patchset (`sqlite3session_patchset`).
     ///
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_patchset.html>
     public func patchset() throws -> Patchset {
-      Patchset(data: try output(sqlite3session_patchset))
+      Patchset(uncheckedData: try output(sqlite3session_patchset))
     }
 
     private func output(

@@ -6,7 +6,8 @@
 import AmalgamSQLite
 
 /// What SQLite asks of a virtual table's query plan, and the plan the table answers with: the typed
-/// form of `sqlite3_index_info` that ``VirtualTableModule/bestIndex(_:)`` receives.
+/// form of `sqlite3_index_info` that ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)``
+/// receives.
 ///
 /// The inputs are copied into Swift values: the WHERE constraints on the table (``constraints``), the
 /// ORDER BY terms (``orderBy``), the columns the statement reads (``columnsUsed``) and how the
@@ -234,7 +235,7 @@ public struct VirtualTableIndexInfo {
 
   /// The right-hand value of constraint `constraintIndex` when SQLite knows it while planning (a
   /// literal, not a parameter or a column; `sqlite3_vtab_rhs_value`), else `nil`. Also `nil` once
-  /// ``VirtualTableModule/bestIndex(_:)`` has returned.
+  /// ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)`` has returned.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/vtab_rhs_value.html>
   public func rightHandValue(of constraintIndex: Int) -> DatabaseValue? {
@@ -245,7 +246,58 @@ public struct VirtualTableIndexInfo {
     return DatabaseValue.copied(value)
   }
 
-  /// Writes the plan into SQLite's index info (during the call).
+  /// Calls `body` with SQLite's own `sqlite3_index_info` of this call: the escape hatch for a field
+  /// this type does not cover, and the form FeistyDB's `bestIndex(_ indexInfo: inout sqlite3_index_info)`
+  /// works on.
+  ///
+  /// ```swift
+  /// try info.withUnsafeRawIndexInfo { raw in raw.pointee.idxFlags |= SQLITE_INDEX_SCAN_HEX }
+  /// ```
+  ///
+  /// The struct holds the plan as set so far (``useConstraint(_:argumentIndex:omit:allAtOnce:)``, the
+  /// cost, the index number and name...), and what `body` writes to it becomes the plan: the typed
+  /// properties read it back when `body` returns. The pointer is valid only during `body`, itself only
+  /// during ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)``: do not keep it. A string that
+  /// `body` puts in `idxStr` is copied when it returns.
+  ///
+  /// SQLite's fields and this type's: `aConstraint[i]` is `constraints[i]` (`iColumn` is
+  /// ``Constraint/column``, `op` ``Constraint/operator``, `usable` ``Constraint/isUsable``); `aOrderBy`
+  /// is ``orderBy``; `aConstraintUsage[i].argvIndex` (1-based) and `.omit` are what
+  /// ``useConstraint(_:argumentIndex:omit:allAtOnce:)`` sets (``argumentIndexes`` counts from 0);
+  /// `idxNum` is ``indexNumber``, `idxStr` ``indexName``,
+  /// `orderByConsumed` ``orderByConsumed``, `estimatedCost` ``estimatedCost``, `estimatedRows`
+  /// ``estimatedRows``, `idxFlags & SQLITE_INDEX_SCAN_UNIQUE` ``isUniqueScan`` and `colUsed`
+  /// ``columnsUsed``.
+  ///
+  /// - Throws: ``DatabaseError/callbackValueExpired(_:)`` after the call; whatever `body` throws.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/index_info.html>
+  public mutating func withUnsafeRawIndexInfo<R>(
+    _ body: (UnsafeMutablePointer<sqlite3_index_info>) throws -> R
+  ) throws -> R {
+    try token.check("the sqlite3_index_info of a bestIndex call")
+    apply()
+    defer { readBack() }
+    return try body(info)
+  }
+
+  /// Reads the plan back from SQLite's index info, after code wrote to it directly.
+  private mutating func readBack() {
+    for index in 0..<argumentIndexes.count {
+      let usage = info.pointee.aConstraintUsage[index]
+      argumentIndexes[index] = Int(usage.argvIndex) - 1
+      omitted[index] = usage.omit != 0
+    }
+    estimatedCost = info.pointee.estimatedCost
+    estimatedRows = info.pointee.estimatedRows
+    indexNumber = info.pointee.idxNum
+    indexName = info.pointee.idxStr.map { String(cString: $0) }
+    orderByConsumed = info.pointee.orderByConsumed != 0
+    isUniqueScan = info.pointee.idxFlags & SQLITE_INDEX_SCAN_UNIQUE != 0
+  }
+
+  /// Writes the plan into SQLite's index info (during the call). Safe to repeat: a name written
+  /// before is freed when it is replaced.
   func apply() {
     for index in 0..<argumentIndexes.count {
       let usage = info.pointee.aConstraintUsage.advanced(by: index)
@@ -259,12 +311,16 @@ public struct VirtualTableIndexInfo {
     info.pointee.estimatedCost = estimatedCost
     info.pointee.estimatedRows = estimatedRows
     info.pointee.idxNum = indexNumber
-    if let indexName {
-      info.pointee.idxStr = sqliteCopy(indexName)
-      info.pointee.needToFreeIdxStr = 1
-    }
+    let previousName = info.pointee.needToFreeIdxStr != 0 ? info.pointee.idxStr : nil
+    info.pointee.idxStr = indexName.flatMap(sqliteCopy)
+    info.pointee.needToFreeIdxStr = info.pointee.idxStr == nil ? 0 : 1
+    if let previousName { sqlite3_free(previousName) }
     info.pointee.orderByConsumed = orderByConsumed ? 1 : 0
-    if isUniqueScan { info.pointee.idxFlags |= SQLITE_INDEX_SCAN_UNIQUE }
+    if isUniqueScan {
+      info.pointee.idxFlags |= SQLITE_INDEX_SCAN_UNIQUE
+    } else {
+      info.pointee.idxFlags &= ~SQLITE_INDEX_SCAN_UNIQUE
+    }
   }
 }
 

@@ -83,6 +83,14 @@ public protocol VirtualTableModule {
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
   func bestIndex(_ indexInfo: inout VirtualTableIndexInfo) throws -> VirtualTableModuleBestIndexResult
 
+  /// FeistyDB's form of ``bestIndex(_:)-(VirtualTableIndexInfo)``, on SQLite's own
+  /// `sqlite3_index_info`, so that a module written for FeistyDB compiles unchanged. A module
+  /// implements one of the two: the typed form calls this one by default
+  /// (``VirtualTableIndexInfo/withUnsafeRawIndexInfo(_:)``), and this one plans a full scan by default.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
+  func bestIndex(_ indexInfo: inout sqlite3_index_info) throws -> VirtualTableModuleBestIndexResult
+
   /// Opens a cursor over the table (`xOpen`). SQLite releases it when it closes the cursor.
   ///
   /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xopen_method>
@@ -124,6 +132,20 @@ public protocol VirtualTableModule {
 extension VirtualTableModule {
   /// No options.
   public var options: Database.VirtualTableModuleOptions { [] }
+
+  /// Calls the FeistyDB form, ``bestIndex(_:)-(sqlite3_index_info)``, with SQLite's struct.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
+  public func bestIndex(_ indexInfo: inout VirtualTableIndexInfo) throws -> VirtualTableModuleBestIndexResult {
+    try indexInfo.withUnsafeRawIndexInfo { raw in try bestIndex(&raw.pointee) }
+  }
+
+  /// A full scan: the plan SQLite starts from. Implement this or the typed
+  /// ``bestIndex(_:)-(VirtualTableIndexInfo)``.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xbestindex_method>
+  public func bestIndex(_ indexInfo: inout sqlite3_index_info) throws -> VirtualTableModuleBestIndexResult { .ok }
+
   /// Does nothing.
   public func destroy() throws {}
   /// Accepts the new name.
@@ -324,7 +346,7 @@ extension VirtualTableCursor {
   }
 }
 
-/// What ``VirtualTableModule/bestIndex(_:)`` concluded.
+/// What ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)`` concluded.
 ///
 /// Related SQLite documentation: <https://sqlite.org/vtab.html#return_value>
 public enum VirtualTableModuleBestIndexResult: Sendable {
@@ -341,9 +363,9 @@ public enum VirtualTableModuleBestIndexResult: Sendable {
 /// Related SQLite documentation: <https://sqlite.org/vtab.html#the_xfindfunction_method>
 public struct VirtualTableFunction {
   /// A constraint operator code for ``VirtualTableIndexInfo``, from 150 (`SQLITE_INDEX_CONSTRAINT_FUNCTION`)
-  /// to 255: when set, `WHERE f(column, value)` reaches ``VirtualTableModule/bestIndex(_:)`` as a
-  /// constraint with operator ``VirtualTableIndexInfo/Operator/function(_:)``. `nil` for an ordinary
-  /// overload.
+  /// to 255: when set, `WHERE f(column, value)` reaches
+  /// ``VirtualTableModule/bestIndex(_:)-(VirtualTableIndexInfo)`` as a constraint with operator
+  /// ``VirtualTableIndexInfo/Operator/function(_:)``. `nil` for an ordinary overload.
   public var constraintOperator: UInt8?
 
   /// Computes the result, as the general form of ``Database/addFunction(_:arity:flags:_:)-(_,_,_,(FunctionArguments,FunctionContext)->Void)``.

@@ -271,7 +271,7 @@ import Testing
     #expect(result.status == 1)
     #expect(result.stdout == "")
     #expect(result.stderr.contains("near \"SELEC\": syntax error"))
-    #expect(result.stderr.contains("SQLite error 1 (SQL logic error)"))
+    #expect(result.stderr.contains("SQLite error 1 (SQLITE_ERROR, SQL logic error)"))
   }
 
   @Test func anErrorStopsTheScriptAfterEarlierOutput() async throws {

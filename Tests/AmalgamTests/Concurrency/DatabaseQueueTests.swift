@@ -24,6 +24,36 @@ extension ConcurrencyTests {
       #expect(answer == 42)
     }
 
+    @Test func writeAndSyncResultsMayBeUnused() async throws {
+      // Unused like transaction's: the build allows no warnings, so an unused-result warning fails it.
+      let queue = try makeQueue()
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+      try queue.sync { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+      try await queue.write { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+      try await queue.transaction { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+      #expect(try count(queue) == 1)
+    }
+
+    @Test func anAwaitedReadInAnAsyncContextIsTheAsyncForm() async throws {
+      // Only the async form sees the task's cancellation: the blocking form would return 1.
+      let queue = try makeQueue()
+      let task = Task { () async throws -> Int in
+        withUnsafeCurrentTask { $0?.cancel() }
+        return try await queue.read { db in try db.fetchValue(Int.self, sql: "SELECT 1") }
+      }
+      await #expect(throws: CancellationError.self) { try await task.value }
+      try await withTemporaryDirectory { folder in
+        let pool = try DatabasePool(path: folder.appendingPathComponent("pool.sqlite").path)
+        let poolTask = Task { () async throws -> Int in
+          withUnsafeCurrentTask { $0?.cancel() }
+          return try await pool.read { db in try db.fetchValue(Int.self, sql: "SELECT 1") }
+        }
+        await #expect(throws: CancellationError.self) { try await poolTask.value }
+      }
+      // Uncancelled, it reads.
+      #expect(try await queue.read { db in try db.fetchValue(Int.self, sql: "SELECT 1") } == 1)
+    }
+
     @Test func syncRethrowsTheClosureError() throws {
       let queue = try makeQueue()
       #expect(throws: DatabaseError.databaseClosed) {

@@ -23,7 +23,7 @@ struct ErrorDescriptionTests {
   @Test func theRangeCodeIsNotDescribedAsAColumnIndex() {
     #expect(String(cString: sqlite3_errstr(SQLITE_RANGE)) == "column index out of range")
     #expect(ResultCode.range.description == "out of range")
-    #expect(SQLiteError(code: .range).description == "SQLite error 25 (out of range): out of range")
+    #expect(SQLiteError(code: .range).description == "SQLite error 25 (SQLITE_RANGE, out of range): out of range")
     // Other codes keep SQLite's description.
     #expect(ResultCode.busy.description == "database is locked")
   }
@@ -33,7 +33,7 @@ struct ErrorDescriptionTests {
     let error = rangeError { try db.setLimit(.sqlLength, to: -1) }
     #expect(error?.description.contains("sqlLength") == true)
     #expect(error?.description.contains("-1") == true)
-    #expect(error?.description.hasPrefix("SQLite error 25 (out of range): ") == true)
+    #expect(error?.description.hasPrefix("SQLite error 25 (SQLITE_RANGE, out of range): ") == true)
   }
 
   @Test func aParameterIndexOutOfRangeNamesTheIndexAndTheParameterCount() throws {

@@ -1,4 +1,5 @@
 import Amalgam
+import Foundation
 import Testing
 
 /// FeistyDB's spellings, reached through protocols so that this file calls the deprecated declarations
@@ -99,5 +100,62 @@ private func makeNumbers() throws -> Database {
     #expect(sqliteError.message == "Cannot step")
     #expect(error.description == "Statement returned no rows")
     #expect(DatabaseError.noRow(sql: "SELECT 1").description == "\"SELECT 1\" returned no row")
+  }
+
+  /// The deprecated declarations whose replacement is not a plain rename, so no `renamed:` fix-it can
+  /// rewrite a call to them; their message says exactly what to write instead.
+  static let deprecatedWithoutRename: [String: String] = [
+    "leftmostColumn": "write column(0) or column(0, as: T.self)",
+    "leftmostValue": "write value(at: 0) or value(at: 0, as: T.self)",
+    "init(_ message: String, code: Int32)":
+      "write SQLiteError(code: ResultCode(rawValue: code), message: message)",
+  ]
+
+  @Test func everyDeprecatedDeclarationOffersAFixItOrSaysExactlyWhatToWrite() throws {
+    let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/Amalgam")
+    let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+    var deprecated = 0
+    var withoutRename: [String: String] = [:]
+    for file in files where file.hasSuffix(".swift") {
+      let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      for (index, first) in lines.enumerated() where first.contains("@available(") {
+        // The attribute, also when the formatter wrapped it over the next lines.
+        let end = lines[index...].firstIndex { $0.contains(")") && !$0.hasSuffix("(") } ?? index
+        let line = lines[index...end].joined(separator: " ")
+        guard line.contains("deprecated") else { continue }
+        deprecated += 1
+        if line.contains("renamed: \"") { continue }
+        // The declaration follows the attribute; name it by the words before its parameters.
+        let declaration = lines[(end + 1)...].first { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("@") } ?? ""
+        let key = Self.deprecatedWithoutRename.keys.first { declaration.contains($0) } ?? declaration
+        let message =
+          line.components(separatedBy: "message: \"").dropFirst().first?
+          .components(separatedBy: "\"").first ?? ""
+        withoutRename[key] = message
+      }
+    }
+    #expect(deprecated >= 10)
+    #expect(withoutRename == Self.deprecatedWithoutRename)
+  }
+
+  @Test func theWrittenReplacementsGiveWhatTheDeprecatedCallsGave() throws {
+    let db = try makeNumbers()
+    let statement = try db.prepare(sql: "SELECT a FROM t ORDER BY a")
+    // What the messages say to write, each beside the call it replaces.
+    let column: [Int] = try statement.column(0)
+    #expect(try column == (statement as any FeistyStatement).leftmostColumn(Int.self))
+    #expect(try statement.column(0, as: Int.self) == column)
+    let row = try #require(try statement.step())
+    let value: Int = try row.value(at: 0)
+    #expect(try value == (row as any FeistyRow).leftmostValue(Int.self))
+    #expect(try row.value(at: 0, as: Int.self) == 1)
+    try statement.reset()
+    let code: Int32 = 5
+    let message = "Cannot step"
+    #expect(
+      SQLiteError(code: ResultCode(rawValue: code), message: message) == make(SQLiteError.self, message, code: code))
+    #expect(DatabaseError.message("gone") == make(DatabaseError.self, "gone"))
   }
 }

@@ -1,4 +1,5 @@
 import Amalgam
+import AmalgamSQLite
 import Foundation
 import Testing
 
@@ -36,6 +37,39 @@ private struct Running: SQLAggregateWindowFunction {
   mutating func step(_ arguments: FunctionArguments) throws { sum += arguments.int64(at: 0) }
   mutating func inverse(_ arguments: FunctionArguments) throws { sum -= arguments.int64(at: 0) }
   func value() throws -> DatabaseValue { .integer(sum) }
+}
+
+private struct Player: Decodable, Equatable {
+  var id: Int64
+  var name: String
+}
+
+private struct Team: Decodable, Equatable {
+  var id: Int64
+  var name: String
+}
+
+/// A typed virtual table that sets one field through SQLite's own struct.
+private final class RawFieldModule: EponymousVirtualTableModule {
+  final class Cursor: VirtualTableCursor {
+    var row: Int64 = 0
+    var last: Int64 = 0
+    func filter(_ arguments: [DatabaseValue], indexNumber: Int32, indexName: String?) {
+      row = 1
+      last = Int64(indexNumber)
+    }
+    func next() { row += 1 }
+    var eof: Bool { row > last }
+    func rowid() -> Int64 { row }
+    func column(_ index: Int32) -> DatabaseValue { .integer(row) }
+  }
+  required init(database: Database, arguments: [String]) {}
+  var declaration: String { "CREATE TABLE x(n)" }
+  func bestIndex(_ info: inout VirtualTableIndexInfo) throws -> VirtualTableModuleBestIndexResult {
+    try info.withUnsafeRawIndexInfo { raw in raw.pointee.idxNum = 1 }
+    return .ok
+  }
+  func openCursor() -> any VirtualTableCursor { Cursor() }
 }
 
 /// The Amalgam column of the table in MovingFromFeistyDBSQiftOrGRDB.md, each cell verbatim, run against a
@@ -139,6 +173,85 @@ private struct Running: SQLAggregateWindowFunction {
     }
     try db.delete(PlayerRecord.self, id: 1)
     #expect(try !db.exists(PlayerRecord.self, id: 1))
+  }
+
+  @Test func amalgamColumnOfTheRowsForFeistyDBsHooksTablesAndTokenizers() throws {
+    let db = try makeDatabase()
+    #if ENABLE_PREUPDATE_HOOK
+      var seen: [String] = []
+      db.setPreUpdateHook { event in
+        if case .update(let old, let new) = event.changeType { print(old, new) }
+        if case .update(let old, let new) = event.changeType { seen.append("\(old) \(new)") }
+      }
+      try db.execute(sql: "INSERT INTO player(id, name, score) VALUES (1, 'Ada', 1)")
+      try db.execute(sql: "UPDATE player SET id = 5 WHERE id = 1")
+      #expect(seen == ["1 5"])
+    #endif
+    try db.addModule("raw_field", type: RawFieldModule.self)
+    #expect(try db.fetchAll(Int.self, sql: "SELECT n FROM raw_field") == [1])
+    #if ENABLE_FTS5
+      try db.addTokenizer("spaces", type: SpaceTokenizer.self)
+      try db.execute(sql: "CREATE VIRTUAL TABLE notes USING fts5(body, tokenize = 'spaces')")
+      try db.execute(sql: "INSERT INTO notes VALUES ('Oat milk')")
+      #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes WHERE notes MATCH 'OAT'") == 1)
+    #endif
+  }
+
+  @Test func amalgamColumnOfTheRowsAGRDBUserGuesses() throws {
+    let db = try makeDatabase()
+    try db.insert(PlayerRecord(id: 2, name: "Grace", score: 5))
+    do {
+      let stored = try db.insertAndFetch(PlayerRecord(id: nil, name: "Lin", score: 4))
+      #expect(stored == PlayerRecord(id: 3, name: "Lin", score: 4))
+    }
+    try db.update(PlayerRecord(id: 2, name: "Grace", score: 7))
+    #expect(throws: DatabaseError.recordNotFound(table: "player", key: ["id": 9])) {
+      try db.update(PlayerRecord(id: 9, name: "Nobody", score: 0))
+    }
+    try db.execute(sql: "CREATE UNIQUE INDEX one_name ON player(name)")
+    do {
+      try db.execute(sql: "INSERT INTO player(name, score) VALUES ('Grace', 1)")
+      Issue.record("a second Grace was inserted")
+    } catch {
+      let text = error.localizedDescription
+      #expect(text.hasPrefix("SQLite error 2067 (SQLITE_CONSTRAINT_UNIQUE, constraint failed): "))
+    }
+  }
+
+  @Test func theJoinExamplesOfTheArticle() throws {
+    let db = try Database()
+    try db.batch(
+      sql: """
+        CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT, teamID INTEGER);
+        INSERT INTO team VALUES (10, 'Red');
+        INSERT INTO player VALUES (1, 'Ada', 10);
+        """)
+    #if ENABLE_COLUMN_METADATA
+      let sql = "SELECT player.*, team.* FROM player JOIN team ON team.id = player.teamID"
+      // SELECT player.*, team.* FROM player JOIN team ON team.id = player.teamID
+      let pairs = try db.fetchAll(sql: sql) { row in
+        (try row.decode(Player.self, table: "player"), try row.decode(Team.self, table: "team"))
+      }
+      #expect(pairs.map(\.0) == [Player(id: 1, name: "Ada")])
+      #expect(pairs.map(\.1) == [Team(id: 10, name: "Red")])
+      let teams = try db.fetchAll(sql: sql) { row in
+        let team = try row.decode(Team.self, table: "team")
+        return team
+      }
+      #expect(teams == [Team(id: 10, name: "Red")])
+    #endif
+    let prefixed = """
+      SELECT p.id, p.name, t.id AS "team.id", t.name AS "team.name" FROM player p JOIN team t ON t.id = p.teamID
+      """
+    let statement = try db.prepare(sql: prefixed)
+    guard let row = try statement.step() else {
+      Issue.record("no row")
+      return
+    }
+    // SELECT p.id, p.name, t.id AS "team.id", t.name AS "team.name" FROM player p JOIN team t ...
+    let team = try row.decode(Team.self, prefix: "team.")
+    #expect(team == Team(id: 10, name: "Red"))
   }
 
   @Test func amalgamColumnRunsThroughAQueue() throws {

@@ -20,7 +20,7 @@ import Testing
 
     #if ENABLE_PREUPDATE_HOOK
       // Values before and after each change (ENABLE_PREUPDATE_HOOK trait, on by default).
-      try db.setPreUpdateHook { event in
+      db.setPreUpdateHook { event in
         if event.operation == .update, let old = try? event.oldValues(), let new = try? event.newValues() {
           print(event.tableName, old, "→", new)
         }

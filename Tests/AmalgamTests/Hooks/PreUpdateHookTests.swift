@@ -37,7 +37,7 @@
       let db = try Database()
       try db.execute(sql: "CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, score REAL, photo BLOB)")
       let recorder = HookRecorder<PreUpdateSnapshot>()
-      try db.setPreUpdateHook { recorder.append(PreUpdateSnapshot($0)) }
+      db.setPreUpdateHook { recorder.append(PreUpdateSnapshot($0)) }
       return (db, recorder)
     }
 
@@ -86,7 +86,7 @@
       let db = try Database()
       try db.execute(sql: "CREATE TABLE t(a, b)")
       var errors: [String] = []
-      try db.setPreUpdateHook { event in
+      db.setPreUpdateHook { event in
         do {
           _ = try event.oldValue(at: 0)
         } catch let error as SQLiteError {
@@ -114,7 +114,7 @@
       let db = try Database()
       try db.execute(sql: "CREATE TABLE t(a)")
       var kept: PreUpdateEvent?
-      try db.setPreUpdateHook { kept = $0 }
+      db.setPreUpdateHook { kept = $0 }
       try db.execute(sql: "INSERT INTO t VALUES (1)")
       let event = try #require(kept)
       #expect(event.operation == .insert)  // the copied facts stay readable
@@ -142,7 +142,7 @@
       let db = try Database()
       try db.batch(sql: "CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID; CREATE TABLE t(x)")
       let recorder = HookRecorder<PreUpdateSnapshot>()
-      try db.setPreUpdateHook { recorder.append(PreUpdateSnapshot($0)) }
+      db.setPreUpdateHook { recorder.append(PreUpdateSnapshot($0)) }
       try db.execute(sql: "INSERT INTO kv VALUES ('a', 1)")
       try db.execute(sql: "INSERT INTO t VALUES (10), (20)")
       recorder.values.removeAll()
@@ -170,10 +170,10 @@
       let db = try Database()
       try db.execute(sql: "CREATE TABLE t(x)")
       var calls: [String] = []
-      try db.setPreUpdateHook { _ in calls.append("first") }
-      try db.setPreUpdateHook { _ in calls.append("second") }
+      #expect(db.setPreUpdateHook { _ in calls.append("first") })
+      db.setPreUpdateHook { _ in calls.append("second") }
       try db.execute(sql: "INSERT INTO t VALUES (1)")
-      try db.removePreUpdateHook()
+      db.removePreUpdateHook()
       #expect(db.isPreUpdateHookInUse == false)
       try db.execute(sql: "INSERT INTO t VALUES (2)")
       #expect(calls == ["second"])
@@ -182,27 +182,50 @@
     @Test func aSessionHoldingThePreUpdateSlotMakesRegisteringAClearError() throws {
       let db = try Database()
       #expect(db.isPreUpdateHookInUse == false)
-      try db.setPreUpdateHook { _ in }
+      db.setPreUpdateHook { _ in }
       #expect(db.isPreUpdateHookInUse)
-      try db.removePreUpdateHook()
+      db.removePreUpdateHook()
 
       // What session code does when it attaches: it takes the slot with an object of its own.
       final class SessionStandIn {}
       db.connection.state(HookRegistry.self).slots[.preUpdate] = SessionStandIn()
       #expect(db.isPreUpdateHookInUse)
-      let error = expectSQLiteError { try db.setPreUpdateHook { _ in } }
-      #expect(error?.code == .misuse)
-      #expect(
-        error?.message == "The pre-update hook is in use by a session on this connection; delete the session first")
-      // Removing the hook leaves the session's slot alone.
-      try db.removePreUpdateHook()
+      // Refused without throwing (FeistyDB's signature): nothing is registered, the session keeps its slot.
+      #expect(db.setPreUpdateHook { _ in } == false)
       #expect(db.connection.existingState(HookRegistry.self)?.slots[.preUpdate] is SessionStandIn)
+      // Removing the hook leaves the session's slot alone.
+      db.removePreUpdateHook()
+      #expect(db.connection.existingState(HookRegistry.self)?.slots[.preUpdate] is SessionStandIn)
+    }
+
+    @Test func changeTypeIsFeistyDBsOperationWithItsRowids() throws {
+      let db = try Database()
+      try db.execute(sql: "CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT)")
+      var changes: [PreUpdateEvent.ChangeType] = []
+      // FeistyDB's call, unchanged: no `try`, and the event read by FeistyDB's names.
+      db.setPreUpdateHook { change in changes.append(change.changeType) }
+      try db.execute(sql: "INSERT INTO person VALUES (4, 'Ada')")
+      try db.execute(sql: "UPDATE person SET id = 7 WHERE id = 4")
+      try db.execute(sql: "DELETE FROM person WHERE id = 7")
+      #expect(changes == [.insert(4), .update(4, 7), .delete(7)])
+      guard case .update(let old, let new) = changes[1] else {
+        Issue.record("not an update: \(changes[1])")
+        return
+      }
+      #expect((old, new) == (4, 7))
+    }
+
+    @Test func aClosedDatabaseRegistersNoHook() throws {
+      let db = try Database()
+      try db.close()
+      #expect(db.setPreUpdateHook { _ in } == false)
+      db.removePreUpdateHook()  // nothing to remove, and no error
     }
 
     @Test func preUpdateHookClosureIsReleased() throws {
       try expectHookClosureReleased(
-        install: { db, token in try db.setPreUpdateHook { _ in _ = token } },
-        remove: { try $0.removePreUpdateHook() })
+        install: { db, token in db.setPreUpdateHook { _ in _ = token } },
+        remove: { $0.removePreUpdateHook() })
     }
   }
 #endif

@@ -71,7 +71,7 @@ import Testing
         ),
       ]
       #if ENABLE_PREUPDATE_HOOK
-        callbacks.append(("pre-update hook", { db, touch in try db.setPreUpdateHook { _ in touch() } }))
+        callbacks.append(("pre-update hook", { db, touch in db.setPreUpdateHook { _ in touch() } }))
       #endif
       #if !OMIT_PROGRESS_CALLBACK
         callbacks.append(

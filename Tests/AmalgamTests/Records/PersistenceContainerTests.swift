@@ -163,10 +163,10 @@ private func makeDatabase() throws -> Database {
 
     var changed = ada
     changed.points = 11
-    #expect(try db.update(changed))
+    #expect(try db.updateIfExists(changed))
     #expect(try db.fetch(Member.self, id: 1)?.points == 11)
     changed.fullName = "Ada L."
-    #expect(try db.update(changed, columns: ["name"]))
+    #expect(try db.updateIfExists(changed, columns: ["name"]))
     #expect(try db.updateChanges(from: changed, to: Member(id: 1, fullName: "Ada L.", points: 12)))
     #expect(try db.fetch(Member.self, id: 1) == Member(id: 1, fullName: "Ada L.", points: 12))
     try db.upsert(Member(id: 2, fullName: "Grace H.", points: 21))

@@ -219,3 +219,53 @@ private let grace = Person(id: 2, name: "Grace", nickname: "Amazing")
 
   private enum Key: String, CodingKey { case id, name, nickname }
 }
+
+#if ENABLE_COLUMN_METADATA
+  @Suite struct RowJoinsByTableTests {
+    @Test func aJoinOfStarsSplitsByTableAndSurvivesAnAddedColumn() throws {
+      let db = try makeJoin()
+      let sql = "SELECT person.*, team.* FROM person JOIN team ON team.id = person.teamID ORDER BY person.id"
+      let before = try db.fetchAll(sql: sql) { row in
+        (try row.decode(Person.self, table: "person"), try row.decode(Team.self, table: "TEAM"))
+      }
+      #expect(
+        before.map(\.0) == [
+          Person(id: 1, name: "Ada", nickname: nil), Person(id: 2, name: "Grace", nickname: "Amazing"),
+        ])
+      #expect(before.map(\.1.name) == ["Red", "Blue"])
+      #expect(before[0].1.colors == ["red", "white"])
+      // A migration adds a column to the first table: counted ranges would now be off by one.
+      try db.execute(sql: "ALTER TABLE person ADD COLUMN rating REAL")
+      let after = try db.fetchAll(sql: sql) { row in
+        (
+          try row.columnRange(ofTable: "person"), try row.columnRange(ofTable: "team"),
+          try row.decode(Team.self, table: "team")
+        )
+      }
+      #expect(after[0].0 == 0..<5)
+      #expect(after[0].1 == 5..<9)
+      #expect(after.map(\.2.id) == [10, 20])
+    }
+
+    @Test func aTableJoinedToItselfIsSplitByOccurrenceAndExpressionsEndARun() throws {
+      let db = try makeJoin()
+      try db.execute(sql: "UPDATE person SET teamID = 1 WHERE id = 2")  // Grace's "team" is Ada
+      let sql = """
+        SELECT a.id, a.name, a.nickname, 42 AS answer, b.id, b.name, b.nickname
+        FROM person a JOIN person b ON b.id = a.teamID
+        """
+      let pairs = try db.fetchAll(sql: sql) { row in
+        (try row.decode(Person.self, table: "person"), try row.decode(Person.self, table: "person", occurrence: 1))
+      }
+      #expect(pairs.count == 1)
+      #expect(pairs.first?.0.name == "Grace")
+      #expect(pairs.first?.1.name == "Ada")
+      let missing = DatabaseError.noSuchColumn(name: "team.*", available: ["person.*", "person.*"])
+      let third = DatabaseError.noSuchColumn(name: "person.*", available: ["person.*", "person.*"])
+      let statement = try db.prepare(sql: sql)
+      let row = try #require(try statement.step())
+      #expect(throws: missing) { _ = try row.decode(Team.self, table: "team") }
+      #expect(throws: third) { _ = try row.columnRange(ofTable: "person", occurrence: 2) }
+    }
+  }
+#endif

@@ -55,6 +55,52 @@ private func makeSchema() throws -> Database {
     #expect(try db.count(Player.self) == 2)
   }
 
+  @Test func updateOfARowThatIsGoneThrowsRecordNotFound() throws {
+    let db = try makeSchema()
+    var ada = try db.insertAndFetch(Player(id: nil, name: "Ada", score: 10, teamID: nil))
+    ada.score = 11
+    try db.update(ada)
+    #expect(try db.fetch(Player.self, id: 1)?.score == 11)
+    try db.delete(ada)
+    let gone = DatabaseError.recordNotFound(table: "player", key: ["id": 1])
+    #expect(throws: gone) { try db.update(ada) }
+    #expect(throws: gone) { try db.update(ada, columns: ["score"]) }
+    #expect(throws: gone) { try db.updateChanges(from: ada, to: Player(id: 1, name: "Ada", score: 12, teamID: nil)) }
+    // Nothing differs: nothing to write, so nothing to find.
+    #expect(try !db.updateChanges(from: ada, to: ada))
+    #expect(try !db.updateIfExists(ada))
+    #expect(try db.count(Player.self) == 0)
+    #expect(gone.description == "No row of table \"player\" has the primary key id = 1")
+    let composite = DatabaseError.recordNotFound(table: "membership", key: ["teamID": 1, "playerID": 2])
+    #expect(throws: composite) { try db.update(Membership(teamID: 1, playerID: 2, role: "coach")) }
+  }
+
+  @Test func insertAndFetchReturnsTheRecordWithItsKeyAndDefaults() throws {
+    let db = try Database()
+    try db.execute(
+      sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL DEFAULT 7, teamID)")
+    try db.insert(Player(id: nil, name: "First", score: 1, teamID: nil))
+    // The key SQLite chose.
+    let ada = try db.insertAndFetch(Player(id: nil, name: "Ada", score: 10, teamID: 3))
+    #expect(ada == Player(id: 2, name: "Ada", score: 10, teamID: 3))
+    // A key given by the record, in a table without rowid: read back by the key.
+    try db.execute(sql: "CREATE TABLE team(id INTEGER PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID")
+    #expect(try db.insertAndFetch(Team(id: 40, title: "Blue")) == Team(id: 40, title: "Blue"))
+    // A column the record leaves out gets its default, which the returned record shows.
+    struct Partial: TableRecord, Equatable {
+      static let tableName = "player"
+      var id: Int64?
+      var name: String
+      var score: Int?
+      func encode(to container: inout PersistenceContainer) throws {
+        try container.encode(id, forKey: "id")
+        try container.encode(name, forKey: "name")
+      }
+    }
+    #expect(
+      try db.insertAndFetch(Partial(id: nil, name: "Grace", score: nil)) == Partial(id: 3, name: "Grace", score: 7))
+  }
+
   @Test func insertingAnExistingKeyFailsWithAConstraintError() throws {
     let db = try makeSchema()
     try db.insert(Player(id: 1, name: "Ada", score: 10, teamID: nil))
@@ -86,9 +132,9 @@ private func makeSchema() throws -> Database {
       return
     }
     player.score = 15
-    #expect(try db.update(player))
+    #expect(try db.updateIfExists(player))
     #expect(try db.fetch(Player.self, id: id)?.score == 15)
-    #expect(try !db.update(Player(id: 99, name: "Nobody", score: 0, teamID: nil)))
+    #expect(try !db.updateIfExists(Player(id: 99, name: "Nobody", score: 0, teamID: nil)))
 
     // Only the changed column is written: a concurrent change to another column survives.
     let old = player
@@ -104,7 +150,7 @@ private func makeSchema() throws -> Database {
     #expect(statements == [#"UPDATE "player" SET "name" = ? WHERE "id" = ?"#])
     #expect(try db.fetch(Player.self, id: id) == Player(id: id, name: "Ada Lovelace", score: 99, teamID: nil))
 
-    #expect(try db.update(player, columns: ["score"]))
+    #expect(try db.updateIfExists(player, columns: ["score"]))
     #expect(try db.fetch(Player.self, id: id)?.score == 15)
     #expect(throws: DatabaseError.self) { try db.update(player, columns: ["nope"]) }
   }
@@ -139,7 +185,7 @@ private func makeSchema() throws -> Database {
     #expect(try db.fetch(Membership.self, key: [1, 2])?.role == "player")
     #expect(try db.exists(Membership.self, key: [1, 1]))
     #expect(try !db.exists(Membership.self, key: [2, 1]))
-    #expect(try db.update(Membership(teamID: 1, playerID: 2, role: "coach")))
+    #expect(try db.updateIfExists(Membership(teamID: 1, playerID: 2, role: "coach")))
     #expect(try db.fetch(Membership.self, key: [1, 2])?.role == "coach")
     #expect(try db.delete(Membership.self, key: [1, 1]))
     #expect(try db.count(Membership.self) == 1)
@@ -284,14 +330,14 @@ extension TableRecordTests {
     // Later values that have one write it, whether inserted, upserted or updated.
     try db.insert(Record(2, "Bo"))
     try db.upsert(Record(3, "Cy"))
-    #expect(try db.update(Record(1, "Al")))
+    #expect(try db.updateIfExists(Record(1, "Al")))
     try db.insert(Record(4, "Di"))
     try db.upsert(Record(4, "Dee"))
     #expect(try nicknames(db) == ["Al", "Bo", "Cy", "Dee"])
     // A value without one still writes only its id: the insert takes the default, the update has
     // nothing to set and leaves the row as it is.
     try db.insert(Record(5, nil))
-    #expect(try db.update(Record(2, nil)))
+    #expect(try db.updateIfExists(Record(2, nil)))
     #expect(try nicknames(db) == ["Al", "Bo", "Cy", "Dee", "none"])
     // Another connection, which has not used the type yet, writes every column too.
     let other = try makeNicknamed()
@@ -309,7 +355,7 @@ extension TableRecordTests {
     try db.insert(Record(2, nil))
     try db.upsert(Record(3, nil))
     try db.upsert(Record(1, nil))  // nothing but the key to write: the row stays
-    #expect(try db.update(Record(2, "Bo")))
+    #expect(try db.updateIfExists(Record(2, "Bo")))
     try db.insert(Record(4, "Di"))
     #expect(try nicknames(db) == ["Al", "Bo", "none", "Di"])
     #expect(try db.fetch(Record.self, id: 4) == Record(4, "Di"))

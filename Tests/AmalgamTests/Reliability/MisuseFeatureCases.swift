@@ -1,4 +1,4 @@
-import Amalgam
+@testable import Amalgam
 import Foundation
 import Testing
 
@@ -283,17 +283,17 @@ enum MisuseFeatureCases {
   #if ENABLE_SESSION
     static let sessions: [MisuseCase] = [
       MisuseCase("Sessions", "operations of a garbage changeset", .sqlite(.corrupt)) { _ in
-        _ = try Changeset(data: Data([0x54, 0x01, 0x03, 0x00, 0xff, 0xff])).operations()
+        _ = try Changeset(uncheckedData: Data([0x54, 0x01, 0x03, 0x00, 0xff, 0xff])).operations()
       },
       MisuseCase("Sessions", "apply a garbage changeset", .sqlite(.corrupt)) { f in
-        _ = try f.db.apply(Changeset(data: Data(repeating: 0x54, count: 64)))
+        _ = try f.db.apply(Changeset(uncheckedData: Data(repeating: 0x54, count: 64)))
       },
       MisuseCase(
         "Sessions", "apply a truncated changeset", .sqlite(.corrupt),
         setup: { f in try f.db.execute(sql: "DELETE FROM ref WHERE id = 1") }
       ) { f in
         let data = try conflictingChangeset().data
-        _ = try f.db.apply(Changeset(data: data.prefix(data.count - 3)))
+        _ = try f.db.apply(Changeset(uncheckedData: data.prefix(data.count - 3)))
       },
       MisuseCase("Sessions", "apply a changeset that conflicts", .sqlite(.abort)) { f in
         _ = try f.db.apply(try conflictingChangeset())
@@ -307,14 +307,14 @@ enum MisuseFeatureCases {
         }
       },
       MisuseCase("Sessions", "invert a garbage changeset", .sqlite(.corrupt)) { _ in
-        _ = try Changeset(data: Data([0x54, 0x02, 0x00, 0x12, 0x99])).inverted()
+        _ = try Changeset(uncheckedData: Data([0x54, 0x02, 0x00, 0x12, 0x99])).inverted()
       },
       MisuseCase("Sessions", "changegroup with a garbage changeset", .sqlite(.corrupt)) { _ in
         let group = try Changegroup()
-        try group.add(Changeset(data: Data([0x54, 0x7f, 0x01])))
+        try group.add(Changeset(uncheckedData: Data([0x54, 0x7f, 0x01])))
       },
       MisuseCase("Sessions", "concatenate a garbage changeset", .sqlite(.corrupt)) { _ in
-        _ = try conflictingChangeset().concatenated(with: Changeset(data: Data([0x54, 0x7f, 0x01, 0x02])))
+        _ = try conflictingChangeset().concatenated(with: Changeset(uncheckedData: Data([0x54, 0x7f, 0x01, 0x02])))
       },
       MisuseCase("Sessions", "changeset from a missing file", .other("CocoaError")) { f in
         _ = try Changeset(contentsOfFile: f.file("missing.changeset"))

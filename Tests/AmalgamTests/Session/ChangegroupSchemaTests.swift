@@ -1,5 +1,5 @@
 #if ENABLE_SESSION
-  import Amalgam
+  @testable import Amalgam
   import Foundation
   import Testing
 
@@ -80,7 +80,7 @@
         "VAMBACF0MQASAAABAAgAAAAABAMEipCKjQTz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz"
         + "8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8/Pz8wEECQABAAAAAAAAAAIDA3R3bwEAAAUAFwEAdAAAAAAAAAABAwNvAA=="
       let data = try #require(Data(base64Encoded: base64))
-      let error = try #require(throws: SQLiteError.self) { try Changeset(data: data).inverted() }
+      let error = try #require(throws: SQLiteError.self) { try Changeset(uncheckedData: data).inverted() }
       #expect(error.code == .corrupt)
       // The streamed form too (SQLite's sqlite3changeset_invert_strm has the same unchecked skip).
       var written = 0
@@ -140,7 +140,7 @@
           """)
       let group = try Changegroup()
       try group.setSchema(database: db)
-      let error = try #require(throws: SQLiteError.self) { try group.add(Changeset(data: Data(bytes))) }
+      let error = try #require(throws: SQLiteError.self) { try group.add(Changeset(uncheckedData: Data(bytes))) }
       // A later record of these bytes does not decode: refused as corrupt before the missing table.
       #expect(error.code == .corrupt)
       // Streamed, the bytes are checked as SQLite reads them, and SQLite reads ahead of the first change
@@ -172,7 +172,7 @@
       try db.execute(sql: "CREATE TABLE t1(a INTEGER PRIMARY KEY, b TEXT, c BLOB)")
       let group = try Changegroup()
       try group.setSchema(database: db)
-      #expect(throws: SQLiteError.self) { try group.add(Changeset(data: Data(bytes))) }
+      #expect(throws: SQLiteError.self) { try group.add(Changeset(uncheckedData: Data(bytes))) }
       let streamed = try Changegroup()
       try streamed.setSchema(database: db)
       #expect(throws: SQLiteError.self) { try streamed.add(from: Self.chunked(Data(bytes), by: 2)) }

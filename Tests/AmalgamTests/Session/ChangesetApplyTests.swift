@@ -535,7 +535,7 @@
     private func applyPossiblyCorrupt(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) throws
       -> Bool
     {
-      let changeset = Changeset(data: data)
+      let changeset = Changeset(uncheckedData: data)
       _ = try? changeset.operations()
       _ = try? changeset.inverted()
       let target = try makeSessionDatabase()
@@ -553,7 +553,7 @@
       let changeset = try corruptionFixture()
       let data = changeset.data
       // Cut inside the last record: reading and applying both throw SQLITE_CORRUPT.
-      let cut = Changeset(data: data.dropLast())
+      let cut = Changeset(uncheckedData: data.dropLast())
       let corrupt = expectSQLiteError { _ = try cut.operations() }
       #expect(corrupt?.code == .corrupt)
       #expect(corrupt?.message.hasPrefix("The changeset is corrupt or truncated: it ends after ") == true)
@@ -575,7 +575,7 @@
       // Flipping a bit of the table header's marker makes the changeset unreadable.
       var header = data
       header[header.startIndex] ^= 0x01
-      #expect(throws: SQLiteError.self) { try Changeset(data: header).operations() }
+      #expect(throws: SQLiteError.self) { try Changeset(uncheckedData: header).operations() }
       var threw = 0
       for index in data.indices {
         for bit in 0..<8 {
@@ -594,7 +594,7 @@
         var bytes = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) })
         // Neither a table header ('T', 'P') nor a record can come first: the bytes are certainly invalid.
         if bytes[0] == 0x54 || bytes[0] == 0x50 { bytes[0] = 0x01 }
-        #expect(throws: SQLiteError.self) { try Changeset(data: bytes).operations() }
+        #expect(throws: SQLiteError.self) { try Changeset(uncheckedData: bytes).operations() }
         #expect(try applyPossiblyCorrupt(bytes))
       }
       // Random bytes after a valid table header: whatever they say, nothing crashes.

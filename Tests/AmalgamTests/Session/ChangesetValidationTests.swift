@@ -75,8 +75,19 @@
       return db
     }
 
+    @Test func wrappingBytesChecksThem() throws {
+      #expect(try Changeset(data: Self.valid).data == Self.valid)
+      #expect(try Patchset(data: Data()).isEmpty)
+      for (name, data) in Self.corrupt {
+        expectCorrupt("Changeset(data:), \(name)") { _ = try Changeset(data: data) }
+        expectCorrupt("Patchset(data:), \(name)") { _ = try Patchset(data: data) }
+      }
+      // Not a changeset at all.
+      expectCorrupt("text") { _ = try Changeset(data: Data("hello".utf8)) }
+    }
+
     @Test func theValidChangesetPassesEveryEntryPoint() throws {
-      let changeset = Changeset(data: Self.valid)
+      let changeset = Changeset(uncheckedData: Self.valid)
       #expect(try changeset.operations().count == 2)
       #expect(try changeset.inverted().operations().count == 2)
       let group = try Changegroup()
@@ -89,12 +100,12 @@
     }
 
     @Test func everyInMemoryEntryPointThrowsCorruptForCorruptBytes() throws {
-      let valid = Changeset(data: Self.valid)
+      let valid = Changeset(uncheckedData: Self.valid)
       for (name, data) in Self.corrupt {
-        let changeset = Changeset(data: data)
+        let changeset = Changeset(uncheckedData: data)
         expectCorrupt("operations, \(name)") { _ = try changeset.operations() }
         expectCorrupt("ChangesetReader, \(name)") { _ = try ChangesetReader(changeset) }
-        expectCorrupt("Patchset ChangesetReader, \(name)") { _ = try ChangesetReader(Patchset(data: data)) }
+        expectCorrupt("Patchset ChangesetReader, \(name)") { _ = try ChangesetReader(Patchset(uncheckedData: data)) }
         expectCorrupt("inverted, \(name)") { _ = try changeset.inverted() }
         expectCorrupt("concatenated, left, \(name)") { _ = try changeset.concatenated(with: valid) }
         expectCorrupt("concatenated, right, \(name)") { _ = try valid.concatenated(with: changeset) }
@@ -144,9 +155,9 @@
     @Test func aRebaseOfATruncatedChangesetThrowsInsteadOfReturningPartOfIt() throws {
       // A rebaser without resolutions returns its input unchanged; SQLite 3.53.4 stopped at the
       // truncated second change and returned the first alone, without an error.
-      let truncated = Changeset(data: Self.valid.dropLast())
+      let truncated = Changeset(uncheckedData: Self.valid.dropLast())
       let rebaser = try Rebaser()
-      #expect(try rebaser.rebase(Changeset(data: Self.valid)).data == Self.valid)
+      #expect(try rebaser.rebase(Changeset(uncheckedData: Self.valid)).data == Self.valid)
       #expect(
         throws: SQLiteError(
           code: .corrupt,
@@ -163,7 +174,7 @@
     @Test func messagesSayWhatIsWrongAndWhere() throws {
       func message(_ bytes: [UInt8]) -> String? {
         do {
-          _ = try Changeset(data: Data(bytes)).operations()
+          _ = try Changeset(uncheckedData: Data(bytes)).operations()
           return nil
         } catch {
           return (error as? SQLiteError)?.message
@@ -195,7 +206,7 @@
       let expected = SQLiteError(
         code: .misuse, message: "A patchset cannot be inverted: it does not record the old values of its changes")
       #expect(throws: expected) { try ChangesetReader(patchset, inverted: true) }
-      #expect(throws: expected) { try Changeset(data: patchset.data).inverted() }
+      #expect(throws: expected) { try Changeset(uncheckedData: patchset.data).inverted() }
       #expect(throws: expected) { try db.apply(patchset, options: .invert) }
     }
   }

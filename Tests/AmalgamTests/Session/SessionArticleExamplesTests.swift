@@ -66,6 +66,28 @@
       #expect(try replica.prepare(sql: "SELECT count(*) FROM draft").front(Int.self) == 0)
     }
 
+    @Test func conflictChangeExample() throws {
+      let source = try makeNotes()
+      let session = try Session(database: source)
+      try session.attach()
+      try source.execute(sql: "UPDATE note SET body = 'theirs' WHERE id = 1")
+      let changeset = try session.changeset()
+      let replica = try makeNotes()
+      try replica.execute(sql: "UPDATE note SET body = 'ours' WHERE id = 1")
+      var seen: [String] = []
+      // Sessions article, the conflicting change: begin
+      try replica.apply(changeset) { conflict in
+        guard let change = conflict.change else { return .abort }  // nil only for .foreignKey
+        print(change.table, change.operation, change.oldValues, change.newValues)
+        // Sessions article, the conflicting change: end
+        seen.append("\(change.table) \(change.operation) \(change.oldValues) \(change.newValues)")
+        #expect(conflict.conflictingValues == [1, "ours"])
+        return .omit
+      }
+      #expect(seen == ["note update [Optional(1), Optional('milk')] [nil, Optional('theirs')]"])
+      #expect(try notes(replica) == ["ours", "eggs", "oat milk"])
+    }
+
     @Test func schemaMismatchExample() throws {
       let source = try makeNotes()
       let changeset = try recordChangeset(

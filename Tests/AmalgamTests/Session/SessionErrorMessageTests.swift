@@ -79,14 +79,14 @@
           code: .error, message: "A changegroup holds changesets or patchsets, not both; this one holds patchsets")
       ) { try group.add(try session.changeset()) }
       #expect(throws: SQLiteError(code: .error, message: "A changeset and a patchset cannot be concatenated")) {
-        try session.changeset().concatenated(with: Changeset(data: try session.patchset().data))
+        try session.changeset().concatenated(with: Changeset(uncheckedData: try session.patchset().data))
       }
       let patchsetError = SQLiteError(
         code: .error,
         message: "A patchset cannot be rebased or used as rebase data: a rebaser takes changesets, and rebase "
           + "data as apply returns it")
       #expect(throws: patchsetError) { try Rebaser().configure(try session.patchset().data) }
-      #expect(throws: patchsetError) { try Rebaser().rebase(Changeset(data: try session.patchset().data)) }
+      #expect(throws: patchsetError) { try Rebaser().rebase(Changeset(uncheckedData: try session.patchset().data)) }
     }
 
     @Test func aTableRecordedWithOtherColumnsSaysSo() throws {
