@@ -31,7 +31,8 @@ extension ColumnConvertible where Self: Decodable {
     case .text(let text): json = Data(text.utf8)
     case .blob(let bytes): json = bytes
     default:
-      throw DatabaseError.cannotConvert(databaseValue, to: Self.self, "JSON is stored as TEXT, or as a BLOB of JSON text")
+      throw DatabaseError.cannotConvert(
+        databaseValue, to: Self.self, "JSON is stored as TEXT, or as a BLOB of JSON text")
     }
     do {
       self = try JSONDecoder().decode(Self.self, from: json)

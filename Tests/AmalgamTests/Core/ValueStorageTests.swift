@@ -133,7 +133,8 @@ struct ValueStorageTests {
     try db.prepare(sql: "INSERT INTO event VALUES (:id, :at)")
       .bind(event, using: StatementEncoder(dateFormat: .unixTime)).execute()
     #expect(try db.prepare(sql: "SELECT at FROM event").front(DatabaseValue.self) == .real(1_700_307_200.5))
-    let decoded = try db.prepare(sql: "SELECT * FROM event").decodeFirst(Event.self, using: RowDecoder(dateFormat: .unixTime))
+    let decoded = try db.prepare(sql: "SELECT * FROM event").decodeFirst(
+      Event.self, using: RowDecoder(dateFormat: .unixTime))
     #expect(decoded == event)
   }
 
@@ -229,7 +230,8 @@ struct ValueStorageTests {
       #expect(try row.value(named: "created") == Date(timeIntervalSinceReferenceDate: 722_000_000.125))
       #expect(try row.value(named: "id") == UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"))
       let note = Note(
-        title: "Groceries", tags: ["milk", "eggs"], pinned: true, due: Date(timeIntervalSinceReferenceDate: 722_000_000.5))
+        title: "Groceries", tags: ["milk", "eggs"], pinned: true,
+        due: Date(timeIntervalSinceReferenceDate: 722_000_000.5))
       #expect(try row.value(named: "note") == note)
       #expect(try row.value(named: "thumbnail") == Data([0x00, 0xFF, 0x10, 0x80]))
       #expect(try row.value(named: "link") == URL(string: "https://example.com/a%20b?q=1"))
@@ -251,9 +253,11 @@ struct ValueStorageTests {
       // Written back through Amalgam with FeistyDB's storage, each value is stored as FeistyDB stored it.
       try db.execute(sql: "CREATE TABLE copy AS SELECT * FROM item WHERE 0")
       try db.execute(
-        sql: "INSERT INTO copy(created, id, thumbnail, link, relative, u64, big, f, b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        sql:
+          "INSERT INTO copy(created, id, thumbnail, link, relative, u64, big, f, b) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         parameterValues: [
-          Date(timeIntervalSinceReferenceDate: 722_000_000.125), UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"),
+          Date(timeIntervalSinceReferenceDate: 722_000_000.125),
+          UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"),
           Data([0x00, 0xFF, 0x10, 0x80]), URL(string: "https://example.com/a%20b?q=1"), URL(string: "notes/today.txt"),
           UInt64.max, UInt(1) << 63 | 12_345, Float(0.1), true,
         ])
