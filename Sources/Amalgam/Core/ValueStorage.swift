@@ -13,9 +13,10 @@
 /// or ``Configuration/valueStorage`` for every connection a queue or pool opens), or later with
 /// ``Database/valueStorage``. It applies where a value is bound to a statement or read from a row of
 /// one, `Codable` records and ``RowDecoder``/``StatementEncoder`` included (unless they name a date
-/// format of their own); a value converted on its own (``ParameterBindable/databaseValue()``,
-/// ``ColumnConvertible/init(databaseValue:)``, an SQL function's arguments) has no connection and uses
-/// Amalgam's storage, unless the call names a format (`date.databaseValue(format:)`).
+/// format of their own). A value converted on its own has no connection and uses Amalgam's storage,
+/// unless the call names a format (`date.databaseValue(format:)`): ``ParameterBindable/databaseValue()``,
+/// ``ColumnConvertible/init(databaseValue:)``, an SQL function's arguments and results, and the values
+/// interpolated in an ``SQLLiteral``, which it converts when it is made.
 ///
 /// Reading stays tolerant where the stored form says what it is: TEXT is read as a date whatever
 /// ``dates`` says. A `Codable` type stored as JSON needs no choice: it is written as JSON text and

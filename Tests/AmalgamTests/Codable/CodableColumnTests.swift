@@ -77,6 +77,35 @@ struct CodableColumnTests {
     #expect(try db.prepare(sql: "SELECT 3.5").front(Celsius.self) == Celsius(degrees: 3.5))
   }
 
+  /// Converts through the protocols' requirements, as generic code does (not through overloads).
+  private func read<T: ColumnConvertible>(_ value: DatabaseValue, as type: T.Type) throws -> T {
+    try T(databaseValue: value)
+  }
+
+  private func stored<T: ParameterBindable>(_ value: T) throws -> DatabaseValue {
+    try value.databaseValue()
+  }
+
+  @Test func codableIntegersAndOtherTypesKeepTheirOwnWitnesses() throws {
+    #expect(try read(.real(7), as: Int.self) == 7)
+    #expect(try read(.integer(7), as: Int8.self) == 7)
+    #expect(try read(.integer(7), as: UInt64.self) == 7)
+    #expect(try read(.real(1.5), as: Float.self) == 1.5)
+    #expect(try read(.integer(0), as: Bool.self) == false)
+    #expect(try read(.text("a"), as: String.self) == "a")
+    #expect(try read(.text("1970-01-01 00:00:00"), as: Date.self) == Date(timeIntervalSince1970: 0))
+    #expect(try read(.integer(3), as: Celsius.self) == Celsius(degrees: 3))
+    #expect(try stored(5) == .integer(5))
+    #expect(try stored(UInt16(5)) == .integer(5))
+    #expect(try stored(Int64.min) == .integer(Int64.min))
+    #expect(try stored(Float(2)) == .real(2))
+    #expect(try stored(false) == .integer(0))
+    #expect(try stored("a") == .text("a"))
+    #expect(try stored(Data([9])) == .blob(Data([9])))
+    #expect(try stored(Celsius(degrees: 4)) == .real(4))
+    #expect(try stored(address) == .text(#"{"city":"Springfield","street":"1 Main St"}"#))
+  }
+
   @Test func aCodableColumnTypeIsAPropertyOfARecordLikeAnyOther() throws {
     struct Person: Codable, Equatable { var id: Int64; var home: Address }
     let db = try Database()
