@@ -25,12 +25,13 @@ import AmalgamSQLite
 ///
 /// Related SQLite documentation: <https://sqlite.org/json1.html>
 public struct RowDecoder: Sendable {
-  /// How numbers are read as dates (text is always ISO-8601). Default: ``DatabaseDateFormat/iso8601``,
-  /// which reads numbers as Unix time.
-  public var dateFormat: DatabaseDateFormat
+  /// How numbers are read as dates (text is always read as a date in any of SQLite's forms). Default:
+  /// `nil`, the format of the row's connection (``ValueStorage/dates``), which reads numbers as Unix
+  /// time unless the connection was told otherwise.
+  public var dateFormat: DatabaseDateFormat?
 
-  /// Creates a decoder.
-  public init(dateFormat: DatabaseDateFormat = .iso8601) {
+  /// Creates a decoder; a `nil` date format follows the row's connection.
+  public init(dateFormat: DatabaseDateFormat? = nil) {
     self.dateFormat = dateFormat
   }
 
@@ -70,11 +71,11 @@ public struct RowDecoder: Sendable {
 
   /// Decodes a value stored in one column: ColumnConvertible types directly, others from JSON.
   func decodeValue<T: Decodable>(_ type: T.Type, from value: DatabaseValue, column: String) throws -> T {
-    if T.self == Date.self, let date = try Date(databaseValue: value, format: dateFormat) as? T {
+    if T.self == Date.self, let date = try Date(databaseValue: value, format: dateFormat ?? .iso8601) as? T {
       return date
     }
     if T.self == Date?.self {
-      let date = value.isNull ? nil : try Date(databaseValue: value, format: dateFormat)
+      let date = value.isNull ? nil : try Date(databaseValue: value, format: dateFormat ?? .iso8601)
       if let date = date as? T { return date }
     }
     if let convertible = T.self as? any ColumnConvertible.Type {
@@ -171,8 +172,11 @@ private struct RowDecoding: Decoder {
 
 /// Reads column `index` of `row` as `T`, through the fast column path where `T` has one.
 private func decodeColumn<T: Decodable>(_ type: T.Type, row: Row, index: Int, options: RowDecoder) throws -> T {
-  // Dates, optional or not, read numbers in the decoder's format.
-  if T.self != Date.self, T.self != Date?.self, let convertible = T.self as? any ColumnConvertible.Type {
+  // Dates, optional or not, read numbers in the decoder's format when it names one, else in the
+  // connection's (which reading the column as a Date does).
+  if options.dateFormat == nil || (T.self != Date.self && T.self != Date?.self),
+    let convertible = T.self as? any ColumnConvertible.Type
+  {
     if let value = try row.value(at: index, as: convertible) as? T { return value }
   }
   return try options.decodeValue(type, from: row[index], column: row.columnLabel(index))

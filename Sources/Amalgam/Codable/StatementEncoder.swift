@@ -26,11 +26,13 @@
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 public struct StatementEncoder: Sendable {
-  /// How dates are stored. Default: ``DatabaseDateFormat/iso8601`` text.
-  public var dateFormat: DatabaseDateFormat
+  /// How dates are stored. Default: `nil`, the format of the statement's connection
+  /// (``ValueStorage/dates``), which is ``DatabaseDateFormat/iso8601`` text unless the connection was
+  /// told otherwise. (``encode(_:)``, which has no statement, uses ISO-8601 then.)
+  public var dateFormat: DatabaseDateFormat?
 
-  /// Creates an encoder.
-  public init(dateFormat: DatabaseDateFormat = .iso8601) {
+  /// Creates an encoder; a `nil` date format follows the statement's connection.
+  public init(dateFormat: DatabaseDateFormat? = nil) {
     self.dateFormat = dateFormat
   }
 
@@ -77,7 +79,7 @@ public struct StatementEncoder: Sendable {
 
   /// Converts a property value that is not one of the standard types to a database value.
   func encodeValue<T: Encodable>(_ value: T) throws -> DatabaseValue {
-    if let date = value as? Date { return try date.databaseValue(format: dateFormat) }
+    if let date = value as? Date { return try date.databaseValue(format: dateFormat ?? .iso8601) }
     if let bindable = value as? any ParameterBindable { return try bindable.databaseValue() }
     let json: Data
     do {
@@ -200,8 +202,9 @@ extension ParameterSink {
   /// Stores any `Encodable` property: dates in the encoder's format, bindable types directly, other
   /// values as JSON.
   func storeEncodable<Value: Encodable>(_ value: Value, forKey key: String) throws {
-    // `is Date` also matches an optional date, which the encoder's date format applies to as well.
-    if !(value is Date), let bindable = value as? any ParameterBindable {
+    // `is Date` also matches an optional date, which the encoder's date format applies to as well; a
+    // date bound as itself takes its statement's connection's format.
+    if options.dateFormat == nil || !(value is Date), let bindable = value as? any ParameterBindable {
       try store(bindable, forKey: key)
     } else {
       try store(options.encodeValue(value), forKey: key)

@@ -46,6 +46,12 @@ public struct Configuration: Sendable {
   /// opened when needed; a read waits when all of them are busy.
   public var maximumReaderCount: Int
 
+  /// How every connection stores dates, `Codable` values and the other types without a storage class
+  /// of their own (see ``ValueStorage``): the writer and every reader use the same, so that what one
+  /// writes the others read back. Amalgam's storage by default; ``ValueStorage/feistyDB`` for a
+  /// database that FeistyDB wrote.
+  public var valueStorage: ValueStorage
+
   /// The prefix of the dispatch queues' labels, which shows in debuggers and crash reports.
   public var label: String
 
@@ -64,17 +70,18 @@ public struct Configuration: Sendable {
   public var observationPollInterval: Duration? = .milliseconds(200)
 
   /// Creates a configuration; the defaults keep the journal mode, wait up to 5 s for locks, enforce
-  /// foreign keys, and allow 5 readers.
+  /// foreign keys, allow 5 readers, and store values Amalgam's way.
   public init(
     journalMode: JournalMode? = nil, busyTimeout: Double = 5, foreignKeys: Bool = true,
-    readOnly: Bool = false, maximumReaderCount: Int = 5, label: String = "Amalgam",
-    prepareDatabase: (@Sendable (Database) throws -> Void)? = nil
+    readOnly: Bool = false, maximumReaderCount: Int = 5, valueStorage: ValueStorage = .amalgam,
+    label: String = "Amalgam", prepareDatabase: (@Sendable (Database) throws -> Void)? = nil
   ) {
     self.journalMode = journalMode
     self.busyTimeout = busyTimeout
     self.foreignKeys = foreignKeys
     self.readOnly = readOnly
     self.maximumReaderCount = maximumReaderCount
+    self.valueStorage = valueStorage
     self.label = label
     self.prepareDatabase = prepareDatabase
   }
@@ -109,7 +116,9 @@ extension Configuration {
   /// Opens and sets up one connection.
   func openDatabase(path: String, role: Role) throws -> Database {
     let readOnly = role == .reader || self.readOnly
-    let db = try Database(path: path, options: readOnly ? .readOnly : .default)
+    var options = readOnly ? Database.OpenOptions.readOnly : .default
+    options.valueStorage = valueStorage
+    let db = try Database(path: path, options: options)
     try db.setBusyTimeout(busyTimeout)
     if !readOnly, let journalMode {
       let actual = try db.prepare(sql: "PRAGMA journal_mode = \(journalMode.rawValue)").front(String.self)

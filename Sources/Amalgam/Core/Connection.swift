@@ -73,6 +73,11 @@ final class Connection {
   /// Whether errors report extended result codes (``Database/OpenOptions/extendedResultCodes``).
   let extendedResultCodes: Bool
 
+  /// How dates, JSON and the other types without a storage class of their own are stored
+  /// (``Database/valueStorage``). Read only by those types' conversions, never for a number or text.
+  // Unchecked: only the thread using the connection reads or writes it.
+  @exclusivity(unchecked) var valueStorage: ValueStorage
+
   /// The callback running now that SQLite restricts (see ``RestrictedCallback``), or `nil`. While it is
   /// set, ``withHandle(_:)`` refuses what the callback may not do: every statement, prepare,
   /// registration and close goes through it.
@@ -106,9 +111,10 @@ final class Connection {
   /// reported with that primary code carries this message; any error report clears it.
   var pendingCallbackError: (code: Int32, message: String)?
 
-  init(handle: OpaquePointer, extendedResultCodes: Bool) {
+  init(handle: OpaquePointer, extendedResultCodes: Bool, valueStorage: ValueStorage) {
     self.handle = handle
     self.extendedResultCodes = extendedResultCodes
+    self.valueStorage = valueStorage
     owner = .allocate(capacity: 1)
     owner.initialize(to: 0)
   }

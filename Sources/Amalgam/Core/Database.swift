@@ -30,6 +30,7 @@ import AmalgamSQLite
 /// - ``openUntrusted(path:profile:prepareDatabase:)``
 /// - ``applyUntrustedProfile(_:prepareDatabase:)``
 /// - ``OpenOptions``
+/// - ``valueStorage``
 /// - ``close()``
 /// - ``isOpen``
 /// - ``path``
@@ -176,11 +177,16 @@ public final class Database {
     public var extendedResultCodes: Bool
     /// The name of the VFS to use, or `nil` for the default.
     public var vfs: String?
+    /// How dates, `Codable` values and the other types without a storage class of their own are
+    /// stored and read (``Database/valueStorage``): Amalgam's storage by default, or
+    /// ``ValueStorage/feistyDB`` for a database that FeistyDB wrote.
+    public var valueStorage: ValueStorage
 
-    /// Creates options; the defaults open read-write, create the file, and report extended codes.
+    /// Creates options; the defaults open read-write, create the file, report extended codes, and
+    /// store values Amalgam's way (``ValueStorage/amalgam``).
     public init(
       readOnly: Bool = false, create: Bool = true, uri: Bool = false, noFollow: Bool = false,
-      extendedResultCodes: Bool = true, vfs: String? = nil
+      extendedResultCodes: Bool = true, vfs: String? = nil, valueStorage: ValueStorage = .amalgam
     ) {
       self.readOnly = readOnly
       self.create = create
@@ -188,6 +194,7 @@ public final class Database {
       self.noFollow = noFollow
       self.extendedResultCodes = extendedResultCodes
       self.vfs = vfs
+      self.valueStorage = valueStorage
     }
 
     /// Read-write, created if missing, extended result codes on.
@@ -249,7 +256,8 @@ public final class Database {
       sqlite3_close_v2(handle)
       throw error
     }
-    connection = Connection(handle: handle, extendedResultCodes: options.extendedResultCodes)
+    connection = Connection(
+      handle: handle, extendedResultCodes: options.extendedResultCodes, valueStorage: options.valueStorage)
     connection.installTransactionHooks(handle)
     if options.extendedResultCodes { sqlite3_extended_result_codes(handle, 1) }
     var message: UnsafeMutablePointer<CChar>?
@@ -323,6 +331,22 @@ public final class Database {
 
   /// True until ``close()`` is called.
   public var isOpen: Bool { openHandle != nil }
+
+  /// How this connection stores dates, `Codable` values and the other types that SQLite has no storage
+  /// class for, when binding them to its statements and reading them from its rows. Set when opening
+  /// (``OpenOptions/valueStorage``); a change applies to every later bind and read, cached statements
+  /// included.
+  ///
+  /// ```swift
+  /// db.valueStorage = .feistyDB
+  /// db.valueStorage.dates = .unixTime
+  /// ```
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/datatype3.html>
+  public var valueStorage: ValueStorage {
+    get { connection.valueStorage }
+    set { connection.valueStorage = newValue }
+  }
 
   /// The open `sqlite3*` handle, for calling SQLite's C API directly.
   ///

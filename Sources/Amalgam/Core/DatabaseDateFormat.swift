@@ -10,9 +10,10 @@
 /// `"2026-11-22 14:03:27.512"`, in UTC, to the millisecond. Such values sort chronologically and work
 /// with `date()`, `datetime()`, `strftime()` and `unixepoch()` directly.
 ///
-/// Choose another format per value with `date.databaseValue(format:)` and
-/// `Date(databaseValue:format:)`, or per `Codable` type with ``RowDecoder/dateFormat`` and
-/// ``StatementEncoder/dateFormat``.
+/// Choose another format per connection with ``ValueStorage/dates`` (``Database/valueStorage``),
+/// which binding a `Date` to a statement and reading one from a row follow; per value with
+/// `date.databaseValue(format:)` and `Date(databaseValue:format:)`; or per `Codable` type with
+/// ``RowDecoder/dateFormat`` and ``StatementEncoder/dateFormat``.
 ///
 /// Related SQLite documentation: <https://sqlite.org/lang_datefunc.html>
 public enum DatabaseDateFormat: Sendable, Hashable {
@@ -22,11 +23,36 @@ public enum DatabaseDateFormat: Sendable, Hashable {
   case unixTime
   /// REAL days since noon in Greenwich on November 24, 4714 B.C. (SQLite's `julianday()`).
   case julianDay
+  /// REAL seconds since 2001-01-01 00:00:00 UTC, Foundation's `timeIntervalSinceReferenceDate`: how
+  /// FeistyDB stores a `Date`. SQLite's date functions read it with `unixepoch` after adding
+  /// 978307200 seconds: `datetime(created + 978307200, 'unixepoch')`.
+  case timeIntervalSinceReferenceDate
+}
+
+extension DatabaseDateFormat {
+  /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
+  static let referenceDateOffset: Double = 978_307_200
 }
 
 extension Date: ParameterBindable, ColumnConvertible {
-  /// The date in the default format, ``DatabaseDateFormat/iso8601``.
+  /// The date in the default format, ``DatabaseDateFormat/iso8601``. (Binding a date to a statement
+  /// uses its connection's format instead, ``ValueStorage/dates``.)
   public func databaseValue() throws -> DatabaseValue { try databaseValue(format: .iso8601) }
+
+  /// Binds the date in the format of the statement's connection (``ValueStorage/dates``).
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public func bind(to statement: Statement, at index: Int32) throws {
+    try databaseValue(format: statement.connection.valueStorage.dates).bind(to: statement, at: index)
+  }
+
+  /// Reads a date from a row, interpreting a number in the format of the row's connection
+  /// (``ValueStorage/dates``); text is parsed whatever the format.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public init(row: borrowing Row, at index: Int32) throws {
+    try self.init(databaseValue: row.databaseValue(at: index), format: row.statement.connection.valueStorage.dates)
+  }
 
   /// The date in the given format.
   ///
@@ -47,6 +73,7 @@ extension Date: ParameterBindable, ColumnConvertible {
     }
     switch format {
     case .unixTime: return .real(seconds)
+    case .timeIntervalSinceReferenceDate: return .real(timeIntervalSinceReferenceDate)
     case .julianDay: return .real(seconds / 86_400 + 2_440_587.5)
     case .iso8601:
       guard let text = ISO8601Text.format(self) else {
@@ -84,8 +111,9 @@ extension Date: ParameterBindable, ColumnConvertible {
   /// - The instant must lie between -4713-11-24 12:00 and 9999-12-31 23:59:59.999 UTC.
   ///
   /// Numbers (INTEGER or REAL) must be finite and, converted as `format` says, within the same range:
-  /// Julian days 0 to 5373484.49999 (`.julianDay`), or -210866760000 to 253402300799.999 seconds since
-  /// 1970 (`.unixTime` and `.iso8601`). SQLite's date functions return NULL for any other number.
+  /// Julian days 0 to 5373484.49999 (`.julianDay`), -210866760000 to 253402300799.999 seconds since
+  /// 1970 (`.unixTime` and `.iso8601`), or the same range less 978307200 seconds since 2001
+  /// (`.timeIntervalSinceReferenceDate`). SQLite's date functions return NULL for any other number.
   ///
   /// Three forms that SQLite's functions also take are refused because they are not a stored date:
   /// `"now"` (and `"subsec"`), whose value depends on when it is read; numbers written as text
@@ -111,17 +139,26 @@ extension Date: ParameterBindable, ColumnConvertible {
       let seconds: Double
       switch format {
       case .julianDay: seconds = (number - 2_440_587.5) * 86_400
+      case .timeIntervalSinceReferenceDate: seconds = number + DatabaseDateFormat.referenceDateOffset
       case .unixTime, .iso8601: seconds = number
       }
       guard seconds.isFinite else {
         throw DatabaseError.cannotConvert(databaseValue, to: Date.self, "\(number) is not a finite time")
       }
       guard ISO8601Text.isInSQLiteRange(seconds: seconds) else {
-        let unit = format == .julianDay ? "Julian days" : "seconds since 1970"
+        let unit =
+          switch format {
+          case .julianDay: "Julian days"
+          case .timeIntervalSinceReferenceDate: "seconds since 2001"
+          case .unixTime, .iso8601: "seconds since 1970"
+          }
         throw DatabaseError.cannotConvert(
           databaseValue, to: Date.self, "\(number) \(unit) is outside \(ISO8601Text.rangeDescription)")
       }
-      self = Date(timeIntervalSince1970: seconds)
+      // Foundation keeps seconds since 2001: made from them directly, the date is exactly the one stored.
+      self =
+        format == .timeIntervalSinceReferenceDate
+        ? Date(timeIntervalSinceReferenceDate: number) : Date(timeIntervalSince1970: seconds)
     default:
       throw DatabaseError.cannotConvert(databaseValue, to: Date.self)
     }

@@ -95,6 +95,7 @@ extension URL: ParameterBindable, ColumnConvertible {
   ///
   /// - Throws: ``DatabaseError/unrepresentableValue(type:value:reason:)`` for a relative reference (a URL
   ///   without a scheme, such as `URL(string: "a/b")`), which ``init(databaseValue:)`` could not read back.
+  ///   (Binding to a statement of a connection with ``ValueStorage/relativeURLs`` stores it.)
   public func databaseValue() throws -> DatabaseValue {
     let text = absoluteString
     guard URL.hasValidScheme(text) else {
@@ -126,6 +127,31 @@ extension URL: ParameterBindable, ColumnConvertible {
       throw DatabaseError.cannotConvert(databaseValue, to: URL.self, "the text is not a URL")
     }
     self = url
+  }
+
+  /// Binds the URL's absolute string; a relative reference only on a connection with
+  /// ``ValueStorage/relativeURLs`` (FeistyDB's storage), else it throws as ``databaseValue()`` does.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
+  public func bind(to statement: Statement, at index: Int32) throws {
+    let value: DatabaseValue =
+      statement.connection.valueStorage.relativeURLs ? .text(absoluteString) : try databaseValue()
+    try value.bind(to: statement, at: index)
+  }
+
+  /// Reads a URL as ``init(databaseValue:)`` does; on a connection with ``ValueStorage/relativeURLs``
+  /// also any text that `URL(string:)` parses, as FeistyDB reads it.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/column_blob.html>
+  public init(row: borrowing Row, at index: Int32) throws {
+    let stored = try row.databaseValue(at: index)
+    if case .text(let text) = stored, !URL.hasValidScheme(text),
+      row.statement.connection.valueStorage.relativeURLs, let url = URL(string: text)
+    {
+      self = url
+      return
+    }
+    try self.init(databaseValue: stored)
   }
 
   /// Whether `text` starts with an RFC 3986 scheme followed by `:`.

@@ -45,6 +45,20 @@ extension DatabaseInteger {
       // Always fits: no check needed.
       try statement.checkBinding(
         sqlite3_bind_int64(statement.sqliteHandle, index, Int64(truncatingIfNeeded: self)), at: index)
+    } else if let value = Int64(exactly: self) {
+      try statement.checkBinding(sqlite3_bind_int64(statement.sqliteHandle, index, value), at: index)
+    } else {
+      try bindOutOfRange(to: statement, at: index)
+    }
+  }
+
+  /// Binds an integer above `Int64.max`: a 64-bit unsigned one as the `Int64` with the same bits when
+  /// the connection stores them so (``ValueStorage/unsignedIntegersAsBitPattern``); otherwise throws.
+  @usableFromInline
+  func bindOutOfRange(to statement: Statement, at index: Int32) throws {
+    if !Self.isSigned, Self.bitWidth == 64, statement.connection.valueStorage.unsignedIntegersAsBitPattern {
+      try statement.checkBinding(
+        sqlite3_bind_int64(statement.sqliteHandle, index, Int64(truncatingIfNeeded: self)), at: index)
     } else {
       try databaseValue().bind(to: statement, at: index)
     }
@@ -77,6 +91,21 @@ extension DatabaseInteger {
     let column = amalgam_column_integer(row.sqliteHandle, index)
     if column.type == SQLITE_INTEGER, let converted = Self(exactly: column.value) {
       self = converted
+      return
+    }
+    try self.init(otherColumnOf: row, at: index)
+  }
+
+  /// Reads a column that is not an INTEGER in range: a negative INTEGER as a 64-bit unsigned integer
+  /// with the same bits when the connection stores them so
+  /// (``ValueStorage/unsignedIntegersAsBitPattern``), anything else as
+  /// ``ColumnConvertible/init(databaseValue:)`` does.
+  @usableFromInline
+  init(otherColumnOf row: borrowing Row, at index: Int32) throws {
+    if !Self.isSigned, Self.bitWidth == 64, sqlite3_column_type(row.sqliteHandle, index) == SQLITE_INTEGER,
+      row.statement.connection.valueStorage.unsignedIntegersAsBitPattern
+    {
+      self = Self(truncatingIfNeeded: sqlite3_column_int64(row.sqliteHandle, index))
       return
     }
     try self.init(databaseValue: row.databaseValue(at: index))

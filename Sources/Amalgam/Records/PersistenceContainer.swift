@@ -46,7 +46,8 @@ public struct PersistenceContainer: ~Copyable {
   init(_ target: SinkReference) { self.target = target }
 
   /// Gives the column named `column` the value `value` (`nil` for NULL). A `Date` is written in the
-  /// encoder's ``StatementEncoder/dateFormat``.
+  /// encoder's ``StatementEncoder/dateFormat``, or when that is `nil` in the connection's
+  /// (``ValueStorage/dates``).
   ///
   /// - Throws: ``DatabaseError/duplicateParameter(name:sql:)`` when the column was given a value
   ///   already, and the errors of binding `value` (text that is not valid UTF-8, a number out of range).
@@ -68,11 +69,13 @@ public struct PersistenceContainer: ~Copyable {
     }
   }
 
-  /// A `Date` (or `Date?`) in the encoder's ``StatementEncoder/dateFormat``; a nil one is NULL.
+  /// A `Date` (or `Date?`) in the encoder's format, or bound as itself (in its connection's format)
+  /// when the encoder names none; a nil one is NULL.
   @usableFromInline
   func encodeDate<Value: ParameterBindable>(_ value: Value, forKey column: String) throws {
+    guard let format = target.options.dateFormat else { return try target.store(value, forKey: column) }
     // `as? Date` unwraps an optional date.
-    let stored = try (value as? Date).map { try $0.databaseValue(format: target.options.dateFormat) } ?? .null
+    let stored = try (value as? Date).map { try $0.databaseValue(format: format) } ?? .null
     try target.store(stored, forKey: column)
   }
 

@@ -204,7 +204,7 @@ private struct ScopedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let index = try requireIndex(of: key)
-    if T.self != Date.self, let convertible = T.self as? any ColumnConvertible.Type,
+    if options.dateFormat == nil || T.self != Date.self, let convertible = T.self as? any ColumnConvertible.Type,
       let value = try row.value(at: index, as: convertible) as? T
     {
       return value

@@ -99,8 +99,11 @@ extension TableRecord {
     }
   }
 
-  /// The record's columns (``encode(to:)``) and their values.
-  func columnValues(encoder: StatementEncoder) throws -> [String: DatabaseValue] {
+  /// The record's columns (``encode(to:)``) and their values, dates in the encoder's format or else
+  /// `db`'s (``ValueStorage/dates``).
+  func columnValues(encoder: StatementEncoder, for db: Database? = nil) throws -> [String: DatabaseValue] {
+    var encoder = encoder
+    if encoder.dateFormat == nil, let db { encoder.dateFormat = db.valueStorage.dates }
     let sink = DictionarySink(options: encoder)
     var container = PersistenceContainer(.dictionary(Unretained(sink)))
     try encode(to: &container)
@@ -436,7 +439,7 @@ extension Database {
     _ record: R, columns: [String], encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
     let key = try RecordLayout.primaryKey(of: R.self)
-    let values = try record.columnValues(encoder: encoder)
+    let values = try record.columnValues(encoder: encoder, for: self)
     let keyValues = try key.map { name in
       guard let value = values[name] else {
         throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
@@ -487,8 +490,8 @@ extension Database {
   public func updateChanges<R: TableRecord>(
     from old: R, to new: R, encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
-    let before = try old.columnValues(encoder: encoder)
-    let after = try new.columnValues(encoder: encoder)
+    let before = try old.columnValues(encoder: encoder, for: self)
+    let after = try new.columnValues(encoder: encoder, for: self)
     let changed = after.keys.sorted().filter { before[$0] != after[$0] }
     guard !changed.isEmpty else { return false }
     try update(new, columns: changed, encoder: encoder)
@@ -508,7 +511,7 @@ extension Database {
     -> [(any ParameterBindable)?]
   {
     let key = try RecordLayout.primaryKey(of: R.self)
-    let values = try record.columnValues(encoder: encoder)
+    let values = try record.columnValues(encoder: encoder, for: self)
     return try key.map { name in
       guard let value = values[name] else {
         throw DatabaseError.noSuchColumn(name: name, available: values.keys.sorted())
