@@ -46,6 +46,13 @@ public struct Configuration: Sendable {
   /// opened when needed; a read waits when all of them are busy.
   public var maximumReaderCount: Int
 
+  /// Who runs the checkpoints that reset the write-ahead log: ``WALCheckpointing/automatic`` (SQLite's
+  /// behaviour, the default) or ``WALCheckpointing/leftToReplicator`` for a database that Litestream or
+  /// another WAL replication tool watches.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/wal.html#ckpt>
+  public var walCheckpointing: WALCheckpointing = .automatic
+
   /// The prefix of the dispatch queues' labels, which shows in debuggers and crash reports.
   public var label: String
 
@@ -110,6 +117,9 @@ extension Configuration {
       }
     }
     try db.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")")
+    if walCheckpointing == .leftToReplicator {
+      try db.setEnabled(.noCheckpointOnClose, to: true)
+    }
     try prepareDatabase?(db)
     return db
   }
