@@ -105,7 +105,7 @@ let compileOptions: [CompileOption] = [
     "The bytecode() and tables_used() table-valued functions."),
   .init(
     "ENABLE_DBPAGE_VTAB", default: false, defines: ["SQLITE_ENABLE_DBPAGE_VTAB"],
-    "The sqlite_dbpage virtual table (raw page access)."),
+    "The sqlite_dbpage virtual table (raw page access); amalgam rsync needs it."),
   .init(
     "ENABLE_NORMALIZE", default: false, defines: ["SQLITE_ENABLE_NORMALIZE"],
     "sqlite3_normalized_sql() (Statement.normalizedSQL)."),

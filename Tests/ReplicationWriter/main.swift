@@ -64,7 +64,8 @@ do {
     // Mostly small rows, sometimes one that overflows onto several pages.
     let size = n % 23 == 0 ? Int.random(in: 2_000...12_000, using: &generator) : Int.random(in: 0...200)
     try pool.transaction(.immediate) { db in
-      try db.execute(sql: "INSERT INTO entry(n, amount, payload) VALUES (?, ?, randomblob(?))", arguments: [n, amount, size])
+      try db.execute(
+        sql: "INSERT INTO entry(n, amount, payload) VALUES (?, ?, randomblob(?))", arguments: [n, amount, size])
       try db.execute(sql: "UPDATE total SET amount = amount + ? WHERE id = 1", arguments: [amount])
     }
     report("committed \(n)")

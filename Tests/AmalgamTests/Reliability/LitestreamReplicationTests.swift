@@ -95,7 +95,8 @@ import Testing
 
       // The restored copy equals the database it replicates, row for row and byte for byte.
       let origin = try Database(path: database)
-      let rows = "SELECT group_concat(n || ':' || amount || ':' || hex(payload), ',') FROM (SELECT * FROM entry ORDER BY n)"
+      let rows =
+        "SELECT group_concat(n || ':' || amount || ':' || hex(payload), ',') FROM (SELECT * FROM entry ORDER BY n)"
       let originRows = try origin.prepare(sql: rows).front(String.self)
       #expect(originRows != nil)
       #expect(try copy.prepare(sql: rows).front(String.self) == originRows)

@@ -34,7 +34,7 @@
       var inFlight: [String: SyncMessage] = [:]
       var refused = 0
       var migrated = false
-      let steps = 600
+      let steps = 2_000
       for step in 0..<steps {
         if step == steps / 3 {
           // A new version of the app adds a table: the server first, each device when it next pulls.
@@ -110,7 +110,8 @@
         switch (random.next() % (hasComments ? 9 : 6), random.next() % 3) {
         case (0...1, _):
           try db.execute(
-            sql: "INSERT INTO note(id, title, rank) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET title = excluded.title",
+            sql:
+              "INSERT INTO note(id, title, rank) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET title = excluded.title",
             arguments: [key, "note \(value)", value])
         case (2, 0): try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [key])
         case (2, _): try db.execute(sql: "UPDATE note SET rank = ? WHERE id = ?", arguments: [value, key])
@@ -237,5 +238,5 @@
     }
   }
 
-  // Syncing devices: end
+// Syncing devices: end
 #endif
