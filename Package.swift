@@ -105,7 +105,7 @@ let compileOptions: [CompileOption] = [
     "The bytecode() and tables_used() table-valued functions."),
   .init(
     "ENABLE_DBPAGE_VTAB", default: false, defines: ["SQLITE_ENABLE_DBPAGE_VTAB"],
-    "The sqlite_dbpage virtual table (raw page access)."),
+    "The sqlite_dbpage virtual table (raw page access); amalgam rsync needs it."),
   .init(
     "ENABLE_NORMALIZE", default: false, defines: ["SQLITE_ENABLE_NORMALIZE"],
     "sqlite3_normalized_sql() (Statement.normalizedSQL)."),
@@ -213,9 +213,16 @@ let package = Package(
       dependencies: ["AmalgamSQLite"],
       cSettings: [.headerSearchPath("../../Vendor/SQLite"), .define("HAVE_USLEEP", to: "1")] + sqliteTraitDefines
     ),
+    // SQLite's sqlite3_rsync (Vendor/SQLite/tool/sqlite3_rsync.c) with the same compile options, run by
+    // `amalgam rsync`. It needs the sqlite_dbpage virtual table (trait ENABLE_DBPAGE_VTAB).
+    .target(
+      name: "AmalgamRsync",
+      dependencies: ["AmalgamSQLite"],
+      cSettings: [.headerSearchPath("../../Vendor/SQLite"), .define("HAVE_USLEEP", to: "1")] + sqliteTraitDefines
+    ),
     .executableTarget(
       name: "amalgam",
-      dependencies: ["Amalgam", "AmalgamShell"],
+      dependencies: ["Amalgam", "AmalgamShell", "AmalgamRsync"],
       swiftSettings: defaultOptionConditions
     ),
     // Compares Amalgam's API with SQLite's C API on the same compiled SQLite: `swift run -c release amalgam-bench`.
@@ -236,6 +243,13 @@ let package = Package(
       name: "amalgam-crash-writer",
       dependencies: ["Amalgam"],
       path: "Tests/CrashWriter",
+      swiftSettings: defaultOptionConditions
+    ),
+    // Test-only: a program that LitestreamReplicationTests kills with SIGKILL while Litestream replicates.
+    .executableTarget(
+      name: "amalgam-replication-writer",
+      dependencies: ["Amalgam"],
+      path: "Tests/ReplicationWriter",
       swiftSettings: defaultOptionConditions
     ),
     // Test-only C support for Tests/AmalgamTests/Reliability: a power-loss VFS and a failing allocator.

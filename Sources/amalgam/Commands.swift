@@ -1,4 +1,5 @@
 import Amalgam
+import AmalgamRsync
 import AmalgamShell
 import Foundation
 
@@ -47,6 +48,10 @@ enum CommandLineTool {
       output.flush()
       errors.flush()
       status = runShell(arguments)
+    case .rsync(let arguments):
+      output.flush()
+      errors.flush()
+      status = runRsync(arguments, errors: errors)
     }
     output.flush()
     if let writeError = output.writeError {
@@ -289,6 +294,31 @@ enum CommandLineTool {
     return pointers.withUnsafeMutableBufferPointer { buffer in
       amalgam_shell_main(Int32(arguments.count + 1), buffer.baseAddress)
     }
+  }
+
+  // MARK: - rsync
+
+  /// Runs SQLite's sqlite3_rsync with `arguments` on the process's standard streams; returns its exit
+  /// status. Its program name is the path of this executable, which it runs again (as
+  /// `amalgam --replica ORIGIN REPLICA`) for the replica side when both databases are local.
+  static func runRsync(_ arguments: [String], errors: OutputBuffer) -> Int32 {
+    #if ENABLE_DBPAGE_VTAB
+      let program =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? Bundle.main.executablePath ?? CommandLine.arguments.first ?? "amalgam"
+      let argv = ([program] + arguments).map { strdup($0) }
+      defer { argv.forEach { free($0) } }
+      var pointers = argv.map { UnsafePointer($0) } + [nil]
+      return pointers.withUnsafeMutableBufferPointer { buffer in
+        amalgam_rsync_main(Int32(arguments.count + 1), buffer.baseAddress)
+      }
+    #else
+      errors.write(
+        "amalgam: error: rsync reads and writes pages through SQLite's sqlite_dbpage virtual table, "
+          + "which this build leaves out: build amalgam with the ENABLE_DBPAGE_VTAB trait "
+          + "(swift build --traits default,ENABLE_DBPAGE_VTAB)\n")
+      return failure
+    #endif
   }
 
   // MARK: - Errors

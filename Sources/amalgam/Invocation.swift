@@ -15,6 +15,10 @@ enum Invocation: Equatable {
   case backup(BackupOptions)
   /// `amalgam shell [ARGUMENTS...]`: SQLite's own shell, given the arguments as they are.
   case shell([String])
+  /// `amalgam rsync ORIGIN REPLICA [OPTIONS...]`: SQLite's sqlite3_rsync, given the arguments as they are.
+  /// Also `amalgam --replica ...` and `amalgam --origin ...`: the other side, which sqlite3_rsync starts
+  /// as a second process of this executable.
+  case rsync([String])
 }
 
 /// The arguments of `amalgam backup`.
@@ -67,6 +71,10 @@ extension Invocation {
   ) throws(UsageError) -> Invocation {
     // Everything after `shell` belongs to SQLite's shell, options included.
     if arguments.first == "shell" { return .shell(Array(arguments.dropFirst())) }
+    // Likewise after `rsync`. sqlite3_rsync runs its other side as `PROGRAM --replica ORIGIN REPLICA`
+    // (or `--origin`), PROGRAM being this executable: those arguments go to sqlite3_rsync as they are.
+    if arguments.first == "rsync" { return .rsync(Array(arguments.dropFirst())) }
+    if arguments.first == "--replica" || arguments.first == "--origin" { return .rsync(arguments) }
     if arguments.first == "changeset" && !arguments.contains("--help") && !arguments.contains("-h") {
       return .changeset(try ChangesetInvocation.parse(Array(arguments.dropFirst())))
     }
@@ -183,6 +191,7 @@ let usageSynopsis = """
     amalgam sql DATABASE [--json | --csv] [--read-only] < script.sql
     amalgam backup SOURCE DESTINATION [--pages N]
     amalgam shell [SHELL OPTIONS] [DATABASE [SQL...]]
+    amalgam rsync ORIGIN REPLICA [-v] [--wal-only] [--exe PATH] [--ssh PATH]
     amalgam help
 
   """
@@ -218,6 +227,12 @@ let usageText = """
     shell        Run SQLite's own sqlite3 shell (.dump, .import, .schema, .mode, ...),
                  built with this SQLite and its compile options. Every argument after
                  "shell" goes to the shell: "amalgam shell -help" lists its options.
+    rsync        Make REPLICA a copy of ORIGIN with SQLite's sqlite3_rsync, sending only
+                 the pages that differ, while ORIGIN keeps taking writes; REPLICA may be
+                 read meanwhile. Either may be USER@HOST:PATH, reached over ssh, where
+                 --exe names the program to run (sqlite3_rsync, or amalgam, which runs
+                 the remote side as "amalgam --replica" or "amalgam --origin"). Needs the
+                 ENABLE_DBPAGE_VTAB trait. "amalgam rsync --help" lists its options.
     help         Print this help.
 
   ARGUMENTS:

@@ -160,9 +160,14 @@ extension DatabaseWriter {
   /// let result = try pool.checkpoint(.truncate)
   /// ```
   ///
+  /// - Throws: ``ConcurrencyError/invalidConfiguration(_:)`` for ``CheckpointMode/restart`` and
+  ///   ``CheckpointMode/truncate`` when ``Configuration/walCheckpointing`` leaves them to a replication
+  ///   tool; otherwise what `Database.checkpoint(_:schema:)` throws.
+  ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/wal_checkpoint_v2.html>
   @discardableResult
   public func checkpoint(_ mode: CheckpointMode = .passive, schema: String = "main") throws -> CheckpointResult {
-    try sync { db in try db.checkpoint(mode, schema: schema) }
+    try checkCheckpointingAllows(mode)
+    return try sync { db in try db.checkpoint(mode, schema: schema) }
   }
 }

@@ -52,6 +52,13 @@ public struct Configuration: Sendable {
   /// database that FeistyDB wrote.
   public var valueStorage: ValueStorage
 
+  /// Who runs the checkpoints that reset the write-ahead log: ``WALCheckpointing/automatic`` (SQLite's
+  /// behaviour, the default) or ``WALCheckpointing/leftToReplicator`` for a database that Litestream or
+  /// another WAL replication tool watches.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/wal.html#ckpt>
+  public var walCheckpointing: WALCheckpointing = .automatic
+
   /// The prefix of the dispatch queues' labels, which shows in debuggers and crash reports.
   public var label: String
 
@@ -127,6 +134,9 @@ extension Configuration {
       }
     }
     try db.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")")
+    if walCheckpointing == .leftToReplicator {
+      try db.setEnabled(.noCheckpointOnClose, to: true)
+    }
     try prepareDatabase?(db)
     return db
   }

