@@ -97,6 +97,45 @@ import Testing
     }
   }
 
+  @Test func observingExampleRuns() async throws {
+    let queue = try DatabaseQueue()
+    try queue.sync { db in try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT)") }
+    let seen = Shared<[Int?]>([])
+    let task = Task(executorPreference: QueueExecutor()) {
+      // README observing: begin
+      let playerCounts = queue.observe { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM player") }
+      for try await count in playerCounts.removingDuplicates() {
+        print("players:", count)
+        // README observing: end
+        seen.withLock { $0.append(count) }
+      }
+    }
+    defer { task.cancel() }
+    #expect(await eventually { seen.current == [0] })
+    try queue.sync { db in try db.execute(sql: "INSERT INTO player(name) VALUES ('Ada')") }
+    #expect(await eventually { seen.current == [0, 1] })
+  }
+
+  @Test func readmeObservingExampleMatchesThisTest() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    guard let section = readme.range(of: "## Observing the database\n"),
+      let start = readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex),
+      let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex)
+    else {
+      Issue.record("README.md has no Observing the database code block")
+      return
+    }
+    let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n")
+      .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    #expect(lines.count == 4)
+    for line in lines {
+      #expect(test.contains(line), "README line not in ReadmeExamplesTests: \(line)")
+    }
+  }
+
   @Test func readmeManifestExcerptsNameTheProductAndToolsVersion() throws {
     // The README's manifest is not compiled (it is a consumer's), so check the lines a consumer copies.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -264,6 +264,31 @@ private final class RawFieldModule: EponymousVirtualTableModule {
     #expect(total == 1)
   }
 
+  @Test func observationRowsRunThroughAQueue() async throws {
+    final class Observer: TransactionObserver {
+      let observedRegion = DatabaseRegion(tables: ["player"])
+      var committed = 0
+      func databaseDidCommit(changes: DatabaseRegion) { committed += 1 }
+    }
+    let queue = try DatabaseQueue()
+    try queue.sync { db in
+      try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL)")
+    }
+    let counts = queue.observe { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM player") }
+    let changes = queue.changes(in: DatabaseRegion(tables: ["player"]))
+    var values = counts.makeAsyncIterator()
+    var changeNotifications = changes.makeAsyncIterator()
+    #expect(try await values.next() == 0)
+    let observer = Observer()
+    try queue.sync { db in
+      try db.add(transactionObserver: observer)
+      try db.insert(PlayerRecord(id: nil, name: "Ada", score: 1))
+    }
+    #expect(try await values.next() == 1)
+    #expect(await changeNotifications.next()?.tableNames == ["player"])
+    #expect(observer.committed == 1)
+  }
+
   @Test func everyAmalgamCellIsInThisFile() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()

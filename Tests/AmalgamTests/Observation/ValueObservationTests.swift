@@ -92,6 +92,31 @@ private func countNotes(_ db: Database) throws -> Int {
     #expect(collector.current == [0, 1, 2, 3, 3])
   }
 
+  @Test func aThousandUnrelatedCommitsRunNoQuery() async throws {
+    let queue = try DatabaseQueue()
+    try queue.sync { db in
+      try db.batch(sql: schema)
+      try db.execute(
+        sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
+          + "INSERT INTO note(text) SELECT 'note ' || i FROM n")
+    }
+    let fetches = Shared(0)
+    let collector = Collector(
+      queue.observe { db in
+        fetches.withLock { $0 += 1 }
+        return try db.prepare(sql: "SELECT text FROM note ORDER BY id").column(0, as: String.self)
+      }.removingDuplicates())
+    defer { collector.task.cancel() }
+    #expect(await collector.waitFor(count: 1))
+    #expect(collector.current.first?.count == 1000)
+    for index in 0..<1000 {
+      try queue.sync { db in try db.execute(sql: "INSERT INTO tag(name) VALUES (?)", arguments: ["t\(index)"]) }
+    }
+    try queue.sync { _ in }
+    #expect(fetches.current == 1)
+    #expect(collector.current.count == 1)
+  }
+
   @Test func commitsFasterThanTheConsumerAreCoalescedNeverDropped() async throws {
     let queue = try DatabaseQueue()
     try queue.sync { db in try db.batch(sql: schema) }
