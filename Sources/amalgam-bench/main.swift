@@ -12,6 +12,7 @@ struct Options {
   var repetitions = 7
   var only: Set<Int>?
   var json = false
+  var observationLatency: Int?
 }
 
 func parseOptions() -> Options? {
@@ -20,6 +21,9 @@ func parseOptions() -> Options? {
   while let argument = arguments.popFirst() {
     switch argument {
     case "--json": options.json = true
+    case "--observation-latency":
+      guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
+      options.observationLatency = value
     case "--repetitions":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.repetitions = value
@@ -36,7 +40,9 @@ func parseOptions() -> Options? {
 
 let usage = """
   usage: amalgam-bench [--repetitions N] [--only 1,2,...] [--json]
-    Runs each workload through SQLite's C API and Amalgam's API (build with -c release).
+         amalgam-bench --observation-latency COMMITS
+    Runs each workload through SQLite's C API and Amalgam's API (build with -c release); or measures the
+    time from a commit to the observation's value.
   """
 
 guard let options = parseOptions() else {
@@ -48,6 +54,16 @@ guard let options = parseOptions() else {
   FileHandle.standardError.write(
     Data("warning: debug build; run `swift run -c release amalgam-bench` for real figures\n".utf8))
 #endif
+
+if let commits = options.observationLatency {
+  do {
+    print(try measureObservationLatency(commits: commits))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))
+    exit(1)
+  }
+}
 
 do {
   let database = try makeBenchmarkDatabase()

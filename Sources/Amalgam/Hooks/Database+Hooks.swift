@@ -171,8 +171,9 @@ protocol RowChangeListener: AnyObject {
 /// The one update hook SQLite keeps per connection, shared by the user's closure and an internal
 /// listener; it sits in the ``HookSlot/update`` slot while either is set.
 final class UpdateHookDispatcher {
-  var userHook: ((DatabaseEvent) -> Void)?
-  var listener: (any RowChangeListener)?
+  // Unchecked: read on every row, only by the thread using the connection.
+  @exclusivity(unchecked) var userHook: ((DatabaseEvent) -> Void)?
+  @exclusivity(unchecked) var listener: (any RowChangeListener)?
   private let connection: Unretained<Connection>
 
   private init(connection: Connection) {

@@ -14,11 +14,13 @@ import AmalgamSQLite
 ///   table, or one not yet written) is a suspect: it is reported with every commit that changed rows.
 /// - A statement that changes the schema makes its transaction's changes ``DatabaseRegion/fullDatabase``.
 ///
-/// Used only on the thread using the connection.
+/// Used only on the thread using the connection, so its fields skip the dynamic exclusivity checks that
+/// would otherwise run on every row.
 final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListener, AuthorizerListener {
   /// The changes of one savepoint level of the open transaction (level 0: outside savepoints).
   private struct Level {
-    var tables: Set<DatabaseRegion.Table> = []
+    /// The tables changed, by their number in ``ChangeTracker/tables`` (a transaction changes few).
+    var tableNumbers: [Int] = []
     /// Row events held until the savepoint is released.
     var events: [DatabaseEvent] = []
   }
@@ -28,29 +30,39 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   }
 
   private var isInstalled = false
-  private var observers: [WeakObserver] = []
+  @exclusivity(unchecked) private var observers: [WeakObserver] = []
   /// Told, on the connection's thread once each commit is done, what it changed: the owner's
   /// observations (see ``ObservationCenter``).
-  var commitSink: ((DatabaseRegion) -> Void)?
+  /// The owner's observations, told on the connection's thread once each commit is done what it
+  /// changed (see ``ObservationCenter``): the changed tables (the whole database after a schema
+  /// change), without building a region when no observation reads them.
+  var commitSink: ObservationCenter?
 
-  private var levels = [Level()]
-  private var schemaChanged = false
-  private var rowsChanged = false
-  /// What the transactions that committed changed, until ``transactionDidCommit(on:)`` reports it.
-  private var committed = DatabaseRegion()
-  private var committedRowsChanged = false
+  @exclusivity(unchecked) private var levels = [Level()]
+  @exclusivity(unchecked) private var schemaChanged = false
+  @exclusivity(unchecked) private var rowsChanged = false
+  /// What the transactions that committed changed, until ``transactionDidCommit(on:)`` reports it: table
+  /// numbers, or the whole database after a schema change.
+  @exclusivity(unchecked) private var committedTables: [Int] = []
+  private var committedSchemaChange = false
+  /// Every table seen, numbered in order, so that a row costs no hashing of its table's name.
+  private var tables: [DatabaseRegion.Table] = []
+  private var tableNumbers: [DatabaseRegion.Table: Int] = [:]
+  /// Which tables the owner's observations read, as far as the center last said.
+  private var interest = ObservationCenter.InterestCache()
+  @exclusivity(unchecked) private var committedRowsChanged = false
   /// `sqlite3_total_changes64` when the last commit was reported: a commit that moved it wrote rows.
-  private var totalChanges: Int64 = 0
+  @exclusivity(unchecked) private var totalChanges: Int64 = 0
   /// Tables that statements write and that the update hook never reported.
-  private var suspects: Set<DatabaseRegion.Table> = []
+  @exclusivity(unchecked) private var suspects: Set<DatabaseRegion.Table> = []
   /// Tables the update hook reported: rowid tables, whose rows it always reports.
   private var rowidTables: Set<DatabaseRegion.Table> = []
   /// The table of the last row the update hook reported, to skip building its key again.
-  private var lastDatabaseName: UnsafePointer<CChar>?
-  private var lastTableName: UnsafePointer<CChar>?
-  private var lastTableCopy = ContiguousArray<CChar>()
-  private var lastTable: DatabaseRegion.Table?
-  private var lastTableRecorded = false
+  @exclusivity(unchecked) private var lastDatabaseName: UnsafePointer<CChar>?
+  @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
+  @exclusivity(unchecked) private var lastTableCopy = ContiguousArray<CChar>()
+  @exclusivity(unchecked) private var lastTable: Int?
+  @exclusivity(unchecked) private var lastTableRecorded = false
   /// The table of the `DROP TABLE` SQLite is authorizing: its `DELETE` must not be ignored.
   private var droppingTable: String?
 
@@ -121,14 +133,15 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     _ code: Int32, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, rowid: Int64
   ) {
     rowsChanged = true
-    let table: DatabaseRegion.Table
+    let number: Int
     if let lastTable, databaseName == lastDatabaseName, tableName == lastTableName,
       lastTableCopy.withUnsafeBufferPointer({ sqlite3_stricmp($0.baseAddress, tableName) }) == 0
     {
-      table = lastTable
+      number = lastTable
       if lastTableRecorded && observers.isEmpty { return }
     } else {
-      table = DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: tableName))
+      let table = DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: tableName))
+      number = self.number(of: table)
       lastTableCopy.removeAll(keepingCapacity: true)
       var character = tableName
       while character.pointee != 0 {
@@ -138,19 +151,33 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       lastTableCopy.append(0)
       lastDatabaseName = databaseName
       lastTableName = tableName
-      lastTable = table
+      lastTable = number
       if suspects.remove(table) != nil || !rowidTables.contains(table) { rowidTables.insert(table) }
     }
-    levels[levels.count - 1].tables.insert(table)
+    let level = levels.count - 1
+    if !levels[level].tableNumbers.contains(number) { levels[level].tableNumbers.append(number) }
     lastTableRecorded = true
     guard !observers.isEmpty, let operation = DatabaseEvent.Operation(code: code) else { return }
     let event = DatabaseEvent(
-      operation: operation, databaseName: table.schema, tableName: String(cString: tableName), rowid: rowid)
+      operation: operation, databaseName: tables[number].schema, tableName: String(cString: tableName),
+      rowid: rowid)
     if levels.count > 1 {
-      levels[levels.count - 1].events.append(event)
+      levels[level].events.append(event)
     } else {
       tell(event)
     }
+  }
+
+  private func number(of table: DatabaseRegion.Table) -> Int {
+    if let number = tableNumbers[table] { return number }
+    tables.append(table)
+    tableNumbers[table] = tables.count - 1
+    return tables.count - 1
+  }
+
+  /// The region of the tables numbered `numbers`, or of the whole database.
+  private func region(_ numbers: [Int], schemaChanged: Bool) -> DatabaseRegion {
+    schemaChanged ? .fullDatabase : DatabaseRegion(tables: Set(numbers.map { tables[$0] }))
   }
 
   private func tell(_ event: DatabaseEvent) {
@@ -221,29 +248,35 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   // MARK: Transactions
 
   func transactionWillCommit(on connection: Connection) -> CommitDecision {
-    var changes = DatabaseRegion()
-    for level in levels { changes.formUnion(DatabaseRegion(tables: level.tables)) }
-    if schemaChanged { changes = .fullDatabase }
     for level in levels.dropFirst() { level.events.forEach(tell) }
-    for entry in observers {
-      guard let observer = entry.observer, observer.observedRegion.intersects(changes) else { continue }
-      do {
-        try connection.restricting(.transactionObserver) { try observer.databaseWillCommit() }
-      } catch {
-        connection.pendingCallbackError = (
-          SQLITE_CONSTRAINT, "a transaction observer refused the commit: \(callbackErrorMessage(error))"
-        )
-        return .rollback
+    if !observers.isEmpty {
+      var numbers: [Int] = []
+      for level in levels { numbers += level.tableNumbers }
+      let changes = region(numbers, schemaChanged: schemaChanged)
+      for entry in observers {
+        guard let observer = entry.observer, observer.observedRegion.intersects(changes) else { continue }
+        do {
+          try connection.restricting(.transactionObserver) { try observer.databaseWillCommit() }
+        } catch {
+          connection.pendingCallbackError = (
+            SQLITE_CONSTRAINT, "a transaction observer refused the commit: \(callbackErrorMessage(error))"
+          )
+          return .rollback
+        }
       }
     }
-    committed.formUnion(changes)
+    for level in levels {
+      for number in level.tableNumbers where !committedTables.contains(number) { committedTables.append(number) }
+    }
+    committedSchemaChange = committedSchemaChange || schemaChanged
     committedRowsChanged = committedRowsChanged || rowsChanged
     reset()
     return .commit
   }
 
   func transactionDidRollback(on connection: Connection) {
-    committed = DatabaseRegion()
+    committedTables.removeAll(keepingCapacity: true)
+    committedSchemaChange = false
     committedRowsChanged = false
     totalChanges = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     reset()
@@ -254,19 +287,32 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   }
 
   func transactionDidCommit(on connection: Connection) {
-    var changes = committed
-    committed = DatabaseRegion()
     // SQLite counts a statement's changes once it ends, after the commit hook: here, not there.
     let total = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
-    if total != totalChanges || committedRowsChanged { changes.formUnion(DatabaseRegion(tables: suspects)) }
+    let wroteRows = total != totalChanges || committedRowsChanged
     totalChanges = total
     committedRowsChanged = false
+    defer {
+      committedTables.removeAll(keepingCapacity: true)
+      committedSchemaChange = false
+    }
+    let withSuspects = wroteRows && !suspects.isEmpty
+    if observers.isEmpty, !withSuspects, !committedSchemaChange, let commitSink {
+      // The common case: the center looks each changed table up, and builds a region only if an
+      // observation reads one of them.
+      if !committedTables.isEmpty, commitSink.concerns(committedTables, of: tables, cache: &interest) {
+        commitSink.report(region(committedTables, schemaChanged: false))
+      }
+      return
+    }
+    var changes = region(committedTables, schemaChanged: committedSchemaChange)
+    if withSuspects { changes.formUnion(DatabaseRegion(tables: suspects)) }
     guard !changes.isEmpty else { return }
     for entry in observers {
       guard let observer = entry.observer, observer.observedRegion.intersects(changes) else { continue }
       observer.databaseDidCommit(changes: changes)
     }
-    commitSink?(changes)
+    commitSink?.report(changes)
   }
 
   func savepointDidBegin(on connection: Connection) {
@@ -279,7 +325,9 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     let level = levels.removeLast()
     lastTableRecorded = false
     guard !rolledBack else { return }
-    levels[levels.count - 1].tables.formUnion(level.tables)
+    for number in level.tableNumbers where !levels[levels.count - 1].tableNumbers.contains(number) {
+      levels[levels.count - 1].tableNumbers.append(number)
+    }
     if levels.count > 1 {
       levels[levels.count - 1].events += level.events
     } else {
@@ -288,7 +336,12 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   }
 
   private func reset() {
-    levels = [Level()]
+    if levels.count == 1 {
+      levels[0].tableNumbers.removeAll(keepingCapacity: true)
+      if !levels[0].events.isEmpty { levels[0].events.removeAll(keepingCapacity: true) }
+    } else {
+      levels = [Level()]
+    }
     schemaChanged = false
     rowsChanged = false
     lastTableRecorded = false

@@ -32,6 +32,8 @@ final class ObservationCenter: @unchecked Sendable {
     var indexedTables: [ObjectIdentifier: Set<DatabaseRegion.Table>] = [:]
     var generation: UInt64 = 0
     var watcher: ForeignCommitWatcher?
+    /// Changes whenever the index does, so that a ``InterestCache`` knows when to forget its answers.
+    var indexVersion = 0
 
     mutating func index(_ id: ObjectIdentifier, _ region: DatabaseRegion?) {
       unindex(id)
@@ -44,6 +46,7 @@ final class ObservationCenter: @unchecked Sendable {
     }
 
     mutating func unindex(_ id: ObjectIdentifier) {
+      indexVersion &+= 1
       unindexed.remove(id)
       for table in indexedTables.removeValue(forKey: id) ?? [] {
         byTable[table]?.remove(id)
@@ -156,7 +159,7 @@ final class ObservationCenter: @unchecked Sendable {
       // Commits made while no tracker was installed changed unknown tables.
       if commitCount != lastCommitCount { report(.fullDatabase) }
       let tracker = ChangeTracker.installed(on: connection, handle)
-      tracker.commitSink = { [unowned self] changes in report(changes) }
+      tracker.commitSink = self
       self.tracker = tracker
     }
   }
@@ -169,15 +172,49 @@ final class ObservationCenter: @unchecked Sendable {
     }
   }
 
+  /// What ``concerns(_:of:cache:)`` found for each table number of a ``ChangeTracker``, valid while
+  /// the index keeps its version: a commit to a table that no observation reads costs no hashing.
+  struct InterestCache {
+    var version = -1
+    var known: [Bool?] = []
+  }
+
+  /// Whether an entry may read one of the tables numbered `numbers` (in `tables`).
+  func concerns(_ numbers: [Int], of tables: [DatabaseRegion.Table], cache: inout InterestCache) -> Bool {
+    state.withLock { state in
+      guard !state.entries.isEmpty else { return false }
+      if !state.unindexed.isEmpty { return true }
+      if cache.version != state.indexVersion { cache = InterestCache(version: state.indexVersion) }
+      for number in numbers {
+        if number < cache.known.count, let known = cache.known[number] {
+          if known { return true }
+          continue
+        }
+        let concerned = state.byTable[tables[number]] != nil
+        if number >= cache.known.count { cache.known += Array(repeating: nil, count: number + 1 - cache.known.count) }
+        cache.known[number] = concerned
+        if concerned { return true }
+      }
+      return false
+    }
+  }
+
   /// Tells the entries whose region `changes` intersects.
   func report(_ changes: DatabaseRegion) {
     let (entries, generation) = state.withLock { state -> ([any ObservationEntry], UInt64) in
       state.generation += 1
       guard !state.entries.isEmpty else { return ([], state.generation) }
       if changes.isFullDatabase { return (Array(state.entries.values), state.generation) }
-      var ids = state.unindexed
-      for table in changes.tables { ids.formUnion(state.byTable[table] ?? []) }
-      return (ids.compactMap { state.entries[$0] }, state.generation)
+      var found: [any ObservationEntry] = []
+      for id in state.unindexed { if let entry = state.entries[id] { found.append(entry) } }
+      var seen: Set<ObjectIdentifier> = []
+      for table in changes.tables {
+        guard let ids = state.byTable[table] else { continue }
+        for id in ids where changes.tables.count == 1 || seen.insert(id).inserted {
+          if let entry = state.entries[id] { found.append(entry) }
+        }
+      }
+      return (found, state.generation)
     }
     for entry in entries where entry.observedRegion.map({ $0.intersects(changes) }) ?? true {
       entry.databaseDidChange(changes, generation: generation)
