@@ -175,7 +175,8 @@ final class Connection {
 
   @usableFromInline
   func completeCommit() {
-    guard let handle, sqlite3_get_autocommit(handle) != 0 else { return }
+    // Not from inside a callback that SQLite restricts: the next statement after it reports the commit.
+    guard restrictedCallback == nil, let handle, sqlite3_get_autocommit(handle) != 0 else { return }
     commitAwaitsCompletion = false
     for listener in transactionListeners { listener.transactionDidCommit(on: self) }
   }

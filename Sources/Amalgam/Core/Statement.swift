@@ -82,10 +82,10 @@ public final class Statement {
     var handle: OpaquePointer?
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
     let box = database.connection
-    // A commit made through the C handle completed before this statement: its listeners hear of it first.
-    box.finishCommitIfNeeded()
     let rc = try box.withHandle(running: nil) { sqlite in
-      sql.withCString { text in
+      // A commit made through the C handle completed before this statement: its listeners hear of it first.
+      box.finishCommitIfNeeded()
+      return sql.withCString { text in
         var tail: UnsafePointer<CChar>?
         let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
         // Anything after the first statement must be empty, whitespace or comments: SQLite prepares
@@ -512,15 +512,17 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @inlinable @inline(__always)
   public func step() throws -> Row? {
-    let rc = try connection.withHandle(running: sqliteHandle) { _ in sqlite3_step(sqliteHandle) }
+    let rc = try connection.withHandle(running: sqliteHandle) { _ in
+      let rc = sqlite3_step(sqliteHandle)
+      // Still holding the connection: a commit this step completed is reported on this thread.
+      if rc == SQLITE_DONE { connection.finishCommitIfNeeded() }
+      return rc
+    }
     if rc == SQLITE_ROW {
       columnNamesVerified = false  // this step may have re-prepared the statement
       return Row(statement: self)
     }
-    if rc == SQLITE_DONE {
-      connection.finishCommitIfNeeded()
-      return nil
-    }
+    if rc == SQLITE_DONE { return nil }
     throw stepFailed(rc)
   }
 
