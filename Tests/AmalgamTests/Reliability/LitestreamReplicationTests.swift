@@ -28,7 +28,15 @@ import Testing
     !(ProcessInfo.processInfo.environment["AMALGAM_REQUIRE_LITESTREAM"] ?? "").isEmpty
   }
 
-  @Test(.enabled(if: litestream != nil || litestreamIsRequired, "litestream is not installed"))
+  /// CI runs the test once, in the default-trait run: it needs no trait, and it takes ~10 s.
+  static var litestreamIsSkipped: Bool {
+    !(ProcessInfo.processInfo.environment["AMALGAM_SKIP_LITESTREAM"] ?? "").isEmpty
+  }
+
+  @Test(
+    .enabled(
+      if: (litestream != nil || litestreamIsRequired) && !litestreamIsSkipped,
+      "litestream is not installed, or AMALGAM_SKIP_LITESTREAM is set"))
   func everyAcknowledgedTransactionIsRestoredAfterKillsAndRestarts() async throws {
     let litestream = try #require(Self.litestream, "litestream was not found; set LITESTREAM or PATH")
     let writer = try ChildProcess.executable("amalgam-replication-writer")
@@ -93,10 +101,12 @@ import Testing
       let lost = Set(acknowledged).subtracting(1...max(maximum, 1)).count
       #expect(lost == 0)
 
-      // The restored copy equals the database it replicates, row for row and byte for byte.
+      // Every restored row equals the origin's, byte for byte. The origin may hold a commit or two more:
+      // the last ones the killed writer made may come after Litestream's last sync.
       let origin = try Database(path: database)
       let rows =
-        "SELECT group_concat(n || ':' || amount || ':' || hex(payload), ',') FROM (SELECT * FROM entry ORDER BY n)"
+        "SELECT group_concat(n || ':' || amount || ':' || hex(payload), ',') "
+        + "FROM (SELECT * FROM entry WHERE n <= \(maximum) ORDER BY n)"
       let originRows = try origin.prepare(sql: rows).front(String.self)
       #expect(originRows != nil)
       #expect(try copy.prepare(sql: rows).front(String.self) == originRows)
