@@ -7,8 +7,7 @@ import Dispatch
 ///
 /// Everything runs on the watcher's own serial queue.
 final class ForeignCommitWatcher: @unchecked Sendable {
-  // @unchecked Sendable: `database` and `lastVersion` are only used on `queue`; `timer` is set before
-  // the timer starts and read again only on `queue`.
+  // @unchecked Sendable: `database`, `lastVersion` and `timer` are only used on `queue`.
   private let queue = DispatchQueue(label: "amalgam.observation.watcher")
   private let interval: Duration
   private let open: @Sendable () throws -> Database
@@ -33,8 +32,10 @@ final class ForeignCommitWatcher: @unchecked Sendable {
     let period = DispatchTimeInterval.nanoseconds(Int(clamping: nanoseconds))
     timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(10))
     timer.setEventHandler { [weak self] in self?.poll() }
-    self.timer = timer
-    timer.resume()
+    queue.sync {
+      self.timer = timer
+      timer.resume()
+    }
   }
 
   /// Stops polling and closes the watcher's connection.

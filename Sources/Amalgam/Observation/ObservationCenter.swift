@@ -19,8 +19,9 @@ protocol ObservationEntry: AnyObject, Sendable {
 /// the last one is gone. Commits made before it was installed, and commits of other connections (seen
 /// by ``ForeignCommitWatcher``), concern every entry.
 final class ObservationCenter: @unchecked Sendable {
-  // @unchecked Sendable: `state` is guarded by its lock; `tracker` and `lastCommitCount` are only used on
-  // the writer's serial queue (in writerClosureDidEnd and the tracker's sink, which runs there).
+  // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount` and
+  // `writerDataVersion` are only used on the writer's serial queue (in writerClosureDidEnd, the tracker's
+  // reports and the data_version check, which all run there), and in init, before the center is shared.
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
     /// The entries by the tables of their region, so that a commit finds the entries it concerns
