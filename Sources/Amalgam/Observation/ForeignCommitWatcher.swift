@@ -7,7 +7,7 @@ import Dispatch
 ///
 /// Everything runs on the watcher's own serial queue.
 final class ForeignCommitWatcher: @unchecked Sendable {
-  // @unchecked Sendable: `database`, `lastVersion` and `timer` are only used on `queue`.
+  // @unchecked Sendable: `database`, `lastVersion`, `isStopped` and `timer` are only used on `queue`.
   private let queue = DispatchQueue(label: "amalgam.observation.watcher")
   private let interval: Duration
   private let open: @Sendable () throws -> Database
@@ -15,6 +15,7 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   private var timer: (any DispatchSourceTimer)?
   private var database: Database?
   private var lastVersion: Int?
+  private var isStopped = false
 
   init(interval: Duration, open: @escaping @Sendable () throws -> Database, onCommit: @escaping @Sendable () -> Void) {
     self.interval = interval
@@ -25,7 +26,7 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   /// Reads the first `data_version` before returning, so that a commit made after `start` returns is
   /// seen, then polls every `interval`.
   func start() {
-    queue.sync { poll() }
+    queue.sync { if !isStopped { poll() } }
     let timer = DispatchSource.makeTimerSource(queue: queue)
     let (seconds, attoseconds) = interval.components
     let nanoseconds = max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -33,7 +34,9 @@ final class ForeignCommitWatcher: @unchecked Sendable {
     timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(10))
     timer.setEventHandler { [weak self] in self?.poll() }
     queue.sync {
-      self.timer = timer
+      // A stop that came first (the last observation ended at once) wins. The source is cancelled, then
+      // resumed: Dispatch must not release a source that was never resumed.
+      if isStopped { timer.cancel() } else { self.timer = timer }
       timer.resume()
     }
   }
@@ -41,6 +44,7 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   /// Stops polling and closes the watcher's connection.
   func stop() {
     queue.async { [self] in
+      isStopped = true
       timer?.cancel()
       timer = nil
       try? database?.close()
