@@ -28,9 +28,7 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   func start() {
     queue.sync { if !isStopped { poll() } }
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    let (seconds, attoseconds) = interval.components
-    let nanoseconds = max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    let period = DispatchTimeInterval.nanoseconds(Int(clamping: nanoseconds))
+    let period = max(interval, .milliseconds(1)).dispatchInterval
     timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(10))
     timer.setEventHandler { [weak self] in self?.poll() }
     queue.sync {
@@ -64,5 +62,13 @@ final class ForeignCommitWatcher: @unchecked Sendable {
       try? database?.close()
       database = nil
     }
+  }
+}
+
+extension Duration {
+  /// The duration for Dispatch's timers, to the nanosecond.
+  var dispatchInterval: DispatchTimeInterval {
+    let (seconds, attoseconds) = components
+    return .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
   }
 }

@@ -40,15 +40,19 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     dispatcher.uninstallIfUnused(connection, handle)
   }
 
-  /// Marks the virtual tables of `region`, whose shadow tables it then covers.
+  /// Marks the virtual tables of `region`, whose shadow tables it then covers: one query per schema
+  /// the region reads.
   private static func markVirtualTables(_ region: DatabaseRegion, _ db: Database) throws -> DatabaseRegion {
     var virtualTables: Set<DatabaseRegion.Table> = []
-    for table in region.tables where !table.name.hasPrefix("sqlite_") {
-      let statement = try db.prepare(
-        sql: "SELECT 1 FROM \(quoteIdentifier(table.schema)).sqlite_schema "
-          + "WHERE type = 'table' AND name = ?1 COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL TABLE%'")
-      try statement.bind(value: table.name, toParameter: 1)
-      if try statement.step() != nil { virtualTables.insert(table) }
+    for schema in Set(region.tables.map(\.schema)) {
+      let names = try db.prepare(
+        sql: "SELECT name FROM \(quoteIdentifier(schema)).sqlite_schema "
+          + "WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+      ).column(0, as: String.self)
+      for name in names {
+        let table = DatabaseRegion.Table(schema: schema, name: name)
+        if region.tables.contains(table) { virtualTables.insert(table) }
+      }
     }
     return DatabaseRegion(tables: region.tables, virtualTables: virtualTables)
   }

@@ -143,9 +143,7 @@ final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendab
     }
     guard startNow else { return }
     if let throttle = observation.throttle {
-      let (seconds, attoseconds) = throttle.components
-      let nanoseconds = Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in fetch() }
+      DispatchQueue.global().asyncAfter(deadline: .now() + throttle.dispatchInterval) { [self] in fetch() }
     } else {
       fetch()
     }
