@@ -7,15 +7,13 @@ extension DatabaseQueue: ConfiguredWriter {}
 extension DatabasePool: ConfiguredWriter {}
 
 extension DatabaseWriter {
-  /// Throws when the writer's ``Configuration/walCheckpointing`` leaves checkpoints in `mode` to a
-  /// replication tool: those that restart or truncate the write-ahead log.
+  /// Throws when the writer's ``Configuration/walCheckpointing`` leaves checkpoints to a replication tool.
   func checkCheckpointingAllows(_ mode: CheckpointMode) throws {
     guard let writer = self as? any ConfiguredWriter,
-      writer.configuration.walCheckpointing == .leftToReplicator,
-      mode == .restart || mode == .truncate
+      writer.configuration.walCheckpointing == .leftToReplicator
     else { return }
     throw ConcurrencyError.invalidConfiguration(
-      "A checkpoint in \(mode.rawValue) mode resets the write-ahead log, which walCheckpointing "
-        + ".leftToReplicator leaves to the replication tool (Litestream); use .passive or .full")
+      "A checkpoint in \(mode.rawValue) mode would race the replication tool (Litestream) for the "
+        + "write-ahead log: walCheckpointing .leftToReplicator leaves every checkpoint to it")
   }
 }

@@ -52,7 +52,7 @@ public struct Configuration: Sendable {
   /// database that FeistyDB wrote.
   public var valueStorage: ValueStorage
 
-  /// Who runs the checkpoints that reset the write-ahead log: ``WALCheckpointing/automatic`` (SQLite's
+  /// Who runs the checkpoints of the write-ahead log: ``WALCheckpointing/automatic`` (SQLite's
   /// behaviour, the default) or ``WALCheckpointing/leftToReplicator`` for a database that Litestream or
   /// another WAL replication tool watches.
   ///
@@ -136,6 +136,7 @@ extension Configuration {
     try db.execute(sql: "PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")")
     if walCheckpointing == .leftToReplicator {
       try db.setEnabled(.noCheckpointOnClose, to: true)
+      try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
     }
     try prepareDatabase?(db)
     return db

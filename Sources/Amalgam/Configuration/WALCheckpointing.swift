@@ -1,13 +1,15 @@
-/// Who runs the checkpoints that reset the write-ahead log of the connections a ``DatabaseQueue`` or
+/// Who runs the checkpoints of the write-ahead log of the connections a ``DatabaseQueue`` or
 /// ``DatabasePool`` opens: Amalgam and SQLite, or a replication tool such as Litestream.
 ///
 /// A tool that ships the WAL elsewhere (Litestream copies each new frame to its replica) must see every
 /// frame before the log starts over. It holds a read transaction on the database so that SQLite cannot
-/// restart the log under it, and it runs the checkpoints that restart or truncate the log itself, after
-/// it has copied the frames. An application checkpoint in ``CheckpointMode/restart`` or
-/// ``CheckpointMode/truncate`` mode waits for that read transaction (blocking the application's writer
-/// for the busy timeout) and fights the tool for the log; so does the checkpoint SQLite runs when the
-/// last connection closes, which also deletes the log file while the tool may be stopped.
+/// restart the log under it, and it runs the checkpoints itself, after it has copied the frames; it lets
+/// go of that read transaction while it checkpoints. A checkpoint by the application can land in that
+/// window: once a checkpoint has copied the whole log back, the next commit starts the log over, and the
+/// tool has to notice it missed frames. Litestream's documentation asks applications to leave
+/// checkpoints to it; under a heavy write load, a replica restored while the application ran its own
+/// passive checkpoints held rows that differed from the database's. The checkpoint SQLite runs when the
+/// last connection closes also deletes the log file while the tool may be stopped.
 ///
 /// ```swift
 /// var configuration = Configuration()
@@ -21,11 +23,11 @@ public enum WALCheckpointing: Sendable, Hashable, CaseIterable {
   /// ``DatabaseWriter/checkpoint(_:schema:)`` in any mode, and a checkpoint that empties and deletes the
   /// log when the last connection to the database closes.
   case automatic
-  /// For a database that a WAL replication tool (Litestream) watches: SQLite's passive checkpoints after
-  /// commits go on, since they never reset the log, but no connection checkpoints when it closes
-  /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), and ``DatabaseWriter/checkpoint(_:schema:)`` refuses the
-  /// ``CheckpointMode/restart`` and ``CheckpointMode/truncate`` modes with
-  /// ``ConcurrencyError/invalidConfiguration(_:)``. Keep ``Configuration/busyTimeout`` at a few seconds:
+  /// For a database that a WAL replication tool (Litestream) watches: no automatic checkpoint after
+  /// commits (`PRAGMA wal_autocheckpoint = 0`), no checkpoint when a connection closes
+  /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), and ``DatabaseWriter/checkpoint(_:schema:)`` refuses every
+  /// mode with ``ConcurrencyError/invalidConfiguration(_:)``. The log grows until the tool checkpoints it:
+  /// run the tool whenever the application writes. Keep ``Configuration/busyTimeout`` at a few seconds:
   /// the tool takes the write lock briefly when it checkpoints.
   case leftToReplicator
 }
