@@ -110,9 +110,12 @@ import Testing
       let originRows = try origin.prepare(sql: rows).front(String.self)
       #expect(originRows != nil)
       let copyRows = try copy.prepare(sql: rows).front(String.self)
-      #expect(copyRows == originRows, "\(try Self.firstDifference(origin: origin, copy: copy, upTo: maximum))")
-      if copyRows != originRows, let keep = ProcessInfo.processInfo.environment["AMALGAM_KEEP_LITESTREAM"] {
-        try? FileManager.default.copyItem(atPath: directory.path, toPath: keep + "/" + UUID().uuidString)
+      if copyRows != originRows {
+        let difference = try Self.firstDifference(origin: origin, copy: copy, upTo: maximum)
+        Issue.record("the restored copy differs from the database: \(difference)")
+        if let keep = ProcessInfo.processInfo.environment["AMALGAM_KEEP_LITESTREAM"] {
+          try? FileManager.default.copyItem(atPath: directory.path, toPath: keep + "/" + UUID().uuidString)
+        }
       }
       print(
         "LitestreamReplicationTests: \(acknowledged.count) transactions acknowledged, \(maximum) restored "
