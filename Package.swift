@@ -134,6 +134,10 @@ let compileOptions: [CompileOption] = [
     "ENABLE_SETLK_TIMEOUT", default: false, defines: ["SQLITE_ENABLE_SETLK_TIMEOUT=1"],
     "Database.setLockTimeout: blocking WAL locks where the VFS has them (Windows; the unix VFS does not block)."),
 
+  .init(
+    "ENCRYPTION", default: false, defines: ["AMALGAM_ENABLE_ENCRYPTION"],
+    "Encrypted databases: SQLite3 Multiple Ciphers (ChaCha20, AES, SQLCipher, Ascon, AEGIS) in place of SQLite."),
+
   // Threading mode. The default (neither trait) is SQLITE_THREADSAFE=2, multi-thread: the Swift layer
   // confines each connection. If both traits are on (as with --enable-all-traits), THREADSAFE_1 wins:
   // Sources/AmalgamSQLite/sqlite3.c resolves the choice, so SQLITE_THREADSAFE is defined exactly once.

@@ -12,7 +12,13 @@
 #define SQLITE_THREADSAFE 2
 #endif
 
+// The ENCRYPTION trait compiles SQLite3 Multiple Ciphers, SQLite 3.53.4 with its ciphers in one amalgamation
+// (Vendor/SQLite3MultipleCiphers), in place of SQLite's own; every other option applies to it alike.
+#if defined(AMALGAM_ENABLE_ENCRYPTION)
+#include "../../Vendor/SQLite3MultipleCiphers/sqlite3mc_amalgamation.c"
+#else
 #include "../../Vendor/SQLite/sqlite3.c"
+#endif
 #include "AmalgamSQLite.h"
 
 // Column readers for Amalgam's hot paths. Compiled in the amalgamation's translation unit, so each reads

@@ -68,7 +68,7 @@ if let commits = options.observationLatency {
 do {
   let database = try makeBenchmarkDatabase()
   var results: [Measurement] = []
-  for workload in allWorkloads() + transferWorkloads() + observationWorkloads()
+  for workload in allWorkloads() + transferWorkloads() + observationWorkloads() + encryptionWorkloads()
   where options.only?.contains(workload.number) ?? true {
     if !options.json { FileHandle.standardError.write(Data("running \(workload.number): \(workload.name)\n".utf8)) }
     results.append(try measure(workload, database: database, repetitions: options.repetitions))

@@ -44,10 +44,21 @@ enum CommandLineTool {
       status = runChangeset(invocation, output: output, errors: errors)
     case .backup(let options):
       status = runBackup(options, output: output, errors: errors)
-    case .shell(let arguments):
+    case .shell(let key, let arguments):
+      if let message = key.missingTraitMessage {
+        errors.write("amalgam: error: \(message)\n")
+        return usageFailure
+      }
+      let keyArguments: [String]
+      do {
+        keyArguments = try key.shellArguments()
+      } catch {
+        errors.write("amalgam: error: \(error.message)\n")
+        return failure
+      }
       output.flush()
       errors.flush()
-      status = runShell(arguments)
+      status = runShell(keyArguments + arguments)
     case .rsync(let arguments):
       output.flush()
       errors.flush()
@@ -78,17 +89,23 @@ enum CommandLineTool {
       writeJSONArray(traits, to: output)
       output.write(",\n  \"compileOptions\": ")
       writeJSONArray(options, to: output)
+      #if ENCRYPTION
+        output.write(",\n  \"encryption\": ")
+        JSONText.writeString(Database.encryptionLibraryVersion, to: output)
+      #endif
       output.write("\n}\n")
       return
     }
-    let entries: [(key: String, values: [String])] = [
-      ("version", [SQLite.version]),
-      ("source id", [SQLite.sourceID]),
-      ("version number", [String(SQLite.versionNumber)]),
-      ("threading mode", [SQLite.threadingMode.description]),
-      ("enabled traits", traits.isEmpty ? ["(none)"] : traits),
-      ("compile options", options.isEmpty ? ["(none)"] : options),
-    ]
+    let entries: [(key: String, values: [String])] =
+      [
+        ("version", [SQLite.version]),
+        ("source id", [SQLite.sourceID]),
+        ("version number", [String(SQLite.versionNumber)]),
+        ("threading mode", [SQLite.threadingMode.description]),
+      ] + encryptionInfo + [
+        ("enabled traits", traits.isEmpty ? ["(none)"] : traits),
+        ("compile options", options.isEmpty ? ["(none)"] : options),
+      ]
     // Values start one space after the longest "key:"; further values of a list line up below.
     let valueColumn = (entries.map(\.key.count).max() ?? 0) + 2
     for entry in entries {
@@ -103,6 +120,15 @@ enum CommandLineTool {
         output.write("\n")
       }
     }
+  }
+
+  /// The `encryption` line of `amalgam info`: the SQLite3 Multiple Ciphers version (never a key).
+  private static var encryptionInfo: [(key: String, values: [String])] {
+    #if ENCRYPTION
+      return [("encryption", [Database.encryptionLibraryVersion])]
+    #else
+      return []
+    #endif
   }
 
   /// Writes a JSON array of strings, one per line, indented under a key of the top-level object.
@@ -149,9 +175,20 @@ enum CommandLineTool {
   private static func runSQLText(
     _ sql: String, options: SQLOptions, output: OutputBuffer, errors: OutputBuffer
   ) -> Int32 {
+    if let message = options.key.missingTraitMessage {
+      errors.write("amalgam: error: \(message)\n")
+      return usageFailure
+    }
     let database: Database
     do {
-      database = try Database(path: options.database, options: options.readOnly ? .readOnly : .default)
+      var openOptions: Database.OpenOptions = options.readOnly ? .readOnly : .default
+      #if ENCRYPTION
+        try options.key.apply(to: &openOptions)
+      #endif
+      database = try Database(path: options.database, options: openOptions)
+    } catch let error as KeyOptions.KeyError {
+      errors.write("amalgam: error: \(error.message)\n")
+      return failure
     } catch {
       report(error, context: "cannot open the database \"\(options.database)\"", output: output, errors: errors)
       return failure
@@ -348,6 +385,8 @@ enum CommandLineTool {
       errors.write("  (\(shown.description))\n")
     case let error as DatabaseError:
       errors.write(prefix + error.description + "\n")
+    case let error as LocalizedError where error.errorDescription != nil:
+      errors.write(prefix + (error.errorDescription ?? "") + "\n")
     default:
       errors.write(prefix + String(describing: error) + "\n")
     }

@@ -13,8 +13,9 @@ enum Invocation: Equatable {
   case changeset(ChangesetInvocation)
   /// `amalgam backup SOURCE DESTINATION [--pages N]`.
   case backup(BackupOptions)
-  /// `amalgam shell [ARGUMENTS...]`: SQLite's own shell, given the arguments as they are.
-  case shell([String])
+  /// `amalgam shell [KEY OPTIONS] [ARGUMENTS...]`: SQLite's own shell, given the arguments as they are,
+  /// after the key options (KeyOptions.swift).
+  case shell(KeyOptions, [String])
   /// `amalgam rsync ORIGIN REPLICA [OPTIONS...]`: SQLite's sqlite3_rsync, given the arguments as they are.
   /// Also `amalgam --replica ...` and `amalgam --origin ...`: the other side, which sqlite3_rsync starts
   /// as a second process of this executable.
@@ -43,6 +44,8 @@ struct SQLOptions: Equatable {
   var readOnly = false
   /// After each statement, print what each loop of its query plan did (`--scanstatus`).
   var scanStatus = false
+  /// The key of an encrypted database (`--key-env`, `--key-file`, `--key`, `--cipher`).
+  var key = KeyOptions()
 }
 
 /// How `amalgam sql` prints rows.
@@ -70,7 +73,11 @@ extension Invocation {
     _ arguments: [String], standardInputIsTerminal: Bool = isatty(STDIN_FILENO) != 0
   ) throws(UsageError) -> Invocation {
     // Everything after `shell` belongs to SQLite's shell, options included.
-    if arguments.first == "shell" { return .shell(Array(arguments.dropFirst())) }
+    if arguments.first == "shell" {
+      var shellArguments = Array(arguments.dropFirst())
+      let key = try KeyOptions.extractLeading(from: &shellArguments)
+      return .shell(key, shellArguments)
+    }
     // Likewise after `rsync`. sqlite3_rsync runs its other side as `PROGRAM --replica ORIGIN REPLICA`
     // (or `--origin`), PROGRAM being this executable: those arguments go to sqlite3_rsync as they are.
     if arguments.first == "rsync" { return .rsync(Array(arguments.dropFirst())) }
@@ -82,9 +89,13 @@ extension Invocation {
     var positionals: [String] = []
     var onlyPositionals = false
     var pages: String?
+    var key = KeyOptions()
     var arguments = arguments[...]
     while let argument = arguments.popFirst() {
-      if !onlyPositionals && argument == "--pages" {
+      if !onlyPositionals && KeyOptions.flags.contains(argument) {
+        try key.take(argument, value: arguments.popFirst())
+        flags.append(argument)
+      } else if !onlyPositionals && argument == "--pages" {
         guard let value = arguments.popFirst() else { throw UsageError(message: "--pages needs a number") }
         pages = value
         flags.append(argument)
@@ -115,7 +126,9 @@ extension Invocation {
       }
       return .info(json: flags.contains("--json"))
     case "sql":
-      try checkFlags(flags, allowed: ["--json", "--csv", "--read-only", "--scanstatus"], command: command)
+      try checkFlags(
+        flags, allowed: Set(["--json", "--csv", "--read-only", "--scanstatus"]).union(KeyOptions.flags),
+        command: command)
       var options: SQLOptions
       switch operands.count {
       case 0: throw UsageError(message: "sql needs the SQL to run")
@@ -138,6 +151,7 @@ extension Invocation {
       if flags.contains("--csv") { options.format = .csv }
       options.readOnly = flags.contains("--read-only")
       options.scanStatus = flags.contains("--scanstatus")
+      options.key = key
       return .sql(options)
     case "backup":
       try checkFlags(flags, allowed: ["--pages"], command: command)
@@ -189,8 +203,10 @@ let usageSynopsis = """
     amalgam changeset invert FILE [-o FILE]
     amalgam changeset concat FILE... [-o FILE]
     amalgam sql DATABASE [--json | --csv] [--read-only] < script.sql
+    amalgam sql DATABASE SQL (--key-env NAME | --key-file PATH | --key TEXT) [--cipher NAME]
     amalgam backup SOURCE DESTINATION [--pages N]
-    amalgam shell [SHELL OPTIONS] [DATABASE [SQL...]]
+    amalgam shell [--key-env NAME | --key-file PATH | --key TEXT] [--cipher NAME]
+                  [SHELL OPTIONS] [DATABASE [SQL...]]
     amalgam rsync ORIGIN REPLICA [-v] [--wal-only] [--exe PATH] [--ssh PATH]
     amalgam help
 
@@ -256,6 +272,15 @@ let usageText = """
                  times it ran, the rows it visited and the planner's estimate (needs the
                  ENABLE_STMT_SCANSTATUS trait; on standard error with --json or --csv).
     --pages N    backup: copy N pages per step (default 256).
+    --key-env NAME, --key-file PATH, --key TEXT
+                 sql, shell (before the shell's own options): the passphrase of an
+                 encrypted DATABASE, from an environment variable, from a file's first
+                 line, or from the command line (which the process list shows to other
+                 users). Needs the ENCRYPTION trait.
+    --cipher NAME
+                 sql, shell: the cipher of the encrypted DATABASE: chacha20 (the default),
+                 aes128cbc, aes256cbc, ascon128, aegis, sqlcipher (SQLCipher 4) or
+                 sqlcipher-v1 ... sqlcipher-v4.
     --           Treat every later argument as positional (for SQL that starts with -).
     -h, --help   Print this help.
 

@@ -116,6 +116,43 @@ import Testing
     #expect(await eventually { seen.current == [0, 1] })
   }
 
+  #if ENCRYPTION
+    @Test func encryptionExampleRuns() throws {
+      try withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("encrypted.sqlite").path
+        let passphraseFromKeychain = "correct horse battery staple"
+        // README encryption: begin
+        var configuration = Configuration()
+        configuration.key = .passphrase(passphraseFromKeychain)  // ChaCha20-Poly1305 unless configuration.cipher says
+        let encrypted = try DatabaseQueue(path: path, configuration: configuration)
+        // README encryption: end
+        try encrypted.sync { db in try db.execute(sql: "CREATE TABLE t(x)") }
+        try encrypted.close()
+        configuration.key = .passphrase("wrong")
+        #expect(throws: EncryptionError.wrongKey(path: path)) {
+          try DatabaseQueue(path: path, configuration: configuration)
+        }
+      }
+    }
+  #endif
+
+  @Test func readmeEncryptionExampleMatchesThisTest() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    guard let section = readme.range(of: "## Encrypted databases\n"),
+      let start = readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex),
+      let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex)
+    else {
+      Issue.record("README.md has no Encrypted databases code block")
+      return
+    }
+    let lines = readme[start.upperBound..<end.lowerBound].split(separator: "\n")
+    #expect(lines.count == 3)
+    for line in lines { #expect(test.contains(line.trimmingCharacters(in: .whitespaces)), "\(line)") }
+  }
+
   @Test func readmeObservingExampleMatchesThisTest() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()

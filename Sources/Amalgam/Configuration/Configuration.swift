@@ -59,6 +59,21 @@ public struct Configuration: Sendable {
   /// Related SQLite documentation: <https://sqlite.org/wal.html#ckpt>
   public var walCheckpointing: WALCheckpointing = .automatic
 
+  #if ENCRYPTION
+    /// The key of an encrypted database, applied to every connection the queue or pool opens before it
+    /// reads anything (see ``Database/OpenOptions/key``). Needs the `ENCRYPTION` trait.
+    ///
+    /// Related SQLite3 Multiple Ciphers documentation:
+    /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
+    public var key: EncryptionKey?
+    /// The cipher of ``key`` (see ``Database/OpenOptions/cipher``); `nil` is ChaCha20-Poly1305. Needs
+    /// the `ENCRYPTION` trait.
+    ///
+    /// Related SQLite3 Multiple Ciphers documentation:
+    /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_chacha20/>
+    public var cipher: Cipher?
+  #endif
+
   /// The prefix of the dispatch queues' labels, which shows in debuggers and crash reports.
   public var label: String
 
@@ -125,6 +140,10 @@ extension Configuration {
     let readOnly = role == .reader || self.readOnly
     var options = readOnly ? Database.OpenOptions.readOnly : .default
     options.valueStorage = valueStorage
+    #if ENCRYPTION
+      options.key = key
+      options.cipher = cipher
+    #endif
     let db = try Database(path: path, options: options)
     try db.setBusyTimeout(busyTimeout)
     if !readOnly, let journalMode {

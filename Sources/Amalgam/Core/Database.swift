@@ -181,6 +181,21 @@ public final class Database {
     /// stored and read (``Database/valueStorage``): Amalgam's storage by default, or
     /// ``ValueStorage/feistyDB`` for a database that FeistyDB wrote.
     public var valueStorage: ValueStorage
+    #if ENCRYPTION
+      /// The key of an encrypted database, set before anything reads the file; opening throws
+      /// ``EncryptionError/wrongKey(path:)`` when it does not decrypt the file. A new file is created
+      /// encrypted. `nil`, the default, opens a plain database. Needs the `ENCRYPTION` trait.
+      ///
+      /// Related SQLite3 Multiple Ciphers documentation:
+      /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
+      public var key: EncryptionKey?
+      /// The cipher of ``key``; `nil`, the default, is SQLite3 Multiple Ciphers' default, ChaCha20-Poly1305.
+      /// Needs the `ENCRYPTION` trait.
+      ///
+      /// Related SQLite3 Multiple Ciphers documentation:
+      /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_chacha20/>
+      public var cipher: Cipher?
+    #endif
 
     /// Creates options; the defaults open read-write, create the file, report extended codes, and
     /// store values Amalgam's way (``ValueStorage/amalgam``).
@@ -260,6 +275,17 @@ public final class Database {
       handle: handle, extendedResultCodes: options.extendedResultCodes, valueStorage: options.valueStorage)
     connection.installTransactionHooks(handle)
     if options.extendedResultCodes { sqlite3_extended_result_codes(handle, 1) }
+    #if ENCRYPTION
+      if options.key != nil || options.cipher != nil {
+        do {
+          try Self.applyEncryption(key: options.key, cipher: options.cipher, handle: handle, path: path)
+        } catch {
+          sqlite3_close_v2(handle)
+          connection.handle = nil
+          throw error
+        }
+      }
+    #endif
     var message: UnsafeMutablePointer<CChar>?
     let registered = amalgam_register_extensions(handle, &message)
     if registered != SQLITE_OK {

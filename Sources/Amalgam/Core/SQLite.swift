@@ -207,6 +207,9 @@ public enum SQLite {
     #if ENABLE_SETLK_TIMEOUT
       traits.append("ENABLE_SETLK_TIMEOUT")
     #endif
+    #if ENCRYPTION
+      traits.append("ENCRYPTION")
+    #endif
     #if THREADSAFE_0
       traits.append("THREADSAFE_0")
     #endif

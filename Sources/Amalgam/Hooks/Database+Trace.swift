@@ -54,7 +54,7 @@ public enum TraceEvent: Sendable, Hashable {
     switch Int32(code) {
     case SQLITE_TRACE_STMT:
       let sql = detail.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? statementSQL()
-      if sql.hasPrefix("--") {
+      if sql.hasPrefix("--") || sql.hasPrefix(redactedParametersMarker) {
         self = .statement(sql: sql, expandedSQL: sql)
       } else {
         self = .statement(sql: sql, expandedSQL: takeSQLiteString(sqlite3_expanded_sql(statement)))
@@ -123,3 +123,7 @@ let traceCallback:
       HookBox<(TraceEvent) -> Void>.from(userData).callback(event)
       return 0
     }
+
+/// The prefix of the SQL of a statement that carries a secret (a key) in a bound value: a trace reports
+/// it without its values, as written.
+let redactedParametersMarker = "/* amalgam: parameters redacted */"

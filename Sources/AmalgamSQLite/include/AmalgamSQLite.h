@@ -39,6 +39,28 @@
 #undef AMALGAM_UNDEFINE_NORMALIZE
 #endif
 
+// SQLite3 Multiple Ciphers (Vendor/SQLite3MultipleCiphers), compiled in place of SQLite's amalgamation by the
+// ENCRYPTION trait. Its amalgamation has no header of its own: these are its declarations, as in its
+// sqlite3mc.h. They are declared in every build; Swift calls them only under `#if ENCRYPTION` (a missing
+// guard is a link error in the builds without the trait).
+
+/// Sets the key of schema `zDbName` ("main", or an attached schema) before its first page is read.
+int sqlite3_key_v2(sqlite3 *db, const char *zDbName, const void *pKey, int nKey);
+/// Encrypts, re-encrypts (new key) or decrypts (NULL key) schema `zDbName`.
+int sqlite3_rekey_v2(sqlite3 *db, const char *zDbName, const void *pKey, int nKey);
+/// The number of ciphers compiled in.
+int sqlite3mc_cipher_count(void);
+/// The index of the cipher named `cipherName` (1-based), or -1.
+int sqlite3mc_cipher_index(const char *cipherName);
+/// The name of the cipher at `cipherIndex` (1-based), or an empty string.
+const char *sqlite3mc_cipher_name(int cipherIndex);
+/// Reads (newValue -1) or sets a connection's encryption setting, such as "cipher"; returns the value.
+int sqlite3mc_config(sqlite3 *db, const char *paramName, int newValue);
+/// Reads (newValue -1) or sets a parameter of one cipher on a connection; returns the value, -1 if unknown.
+int sqlite3mc_config_cipher(sqlite3 *db, const char *cipherName, const char *paramName, int newValue);
+/// "SQLite3 Multiple Ciphers X.Y.Z".
+const char *sqlite3mc_version(void);
+
 /// Registers the ext/misc extensions compiled into this build (series, decimal, ieee754, uuid, sha3) on
 /// `db`. Does nothing and returns SQLITE_OK when the ENABLE_EXTENSIONS trait is off.
 int amalgam_register_extensions(sqlite3 *db, char **errorMessage);

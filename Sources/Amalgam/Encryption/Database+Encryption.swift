@@ -1,0 +1,199 @@
+#if ENCRYPTION
+  import AmalgamSQLite
+  import Foundation
+
+  /// The first 16 bytes of every unencrypted SQLite database file.
+  private let plainHeader = Array("SQLite format 3\0".utf8)
+
+  extension Database {
+    /// The version of SQLite3 Multiple Ciphers compiled in, such as "SQLite3 Multiple Ciphers 2.4.0".
+    ///
+    /// Related SQLite3 Multiple Ciphers documentation:
+    /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
+    public static var encryptionLibraryVersion: String { String(cString: sqlite3mc_version()) }
+
+    /// The names of the ciphers compiled in (`chacha20`, `aes128cbc`, ...), in SQLite3 Multiple Ciphers'
+    /// order.
+    ///
+    /// Related SQLite3 Multiple Ciphers documentation:
+    /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
+    public static var availableCiphers: [String] {
+      (1...max(1, Int(sqlite3mc_cipher_count()))).compactMap { index in
+        guard let name = sqlite3mc_cipher_name(Int32(index)), name.pointee != 0 else { return nil }
+        return String(cString: name)
+      }
+    }
+
+    /// Makes `cipher` the connection's cipher for the next key, rekey or attach.
+    static func configure(_ cipher: Cipher, on handle: OpaquePointer) throws {
+      let index = sqlite3mc_cipher_index(cipher.name)
+      guard index > 0, sqlite3mc_config(handle, "cipher", index) == index else {
+        throw EncryptionError.unknownCipher(cipher.name)
+      }
+      for parameter in cipher.parameters {
+        guard let value = Int32(exactly: parameter.value), value >= 0,
+          sqlite3mc_config_cipher(handle, cipher.name, parameter.name, value) == value
+        else {
+          throw EncryptionError.invalidCipherParameter(
+            cipher: cipher.name, name: parameter.name, value: parameter.value)
+        }
+      }
+    }
+
+    /// Sets the cipher and the key of a connection that was just opened, then reads the schema, so that a
+    /// wrong key fails here rather than at the first query. Called by `init(path:options:)`.
+    static func applyEncryption(
+      key: EncryptionKey?, cipher: Cipher?, handle: OpaquePointer, path: String
+    ) throws {
+      if let cipher { try configure(cipher, on: handle) }
+      guard let key else { return }
+      // An empty key is SQLite3 Multiple Ciphers' "no encryption"; it still needs a pointer.
+      let rc = key.bytes.withUnsafeBytes { bytes in
+        bytes.baseAddress.map { sqlite3_key_v2(handle, "main", $0, Int32(bytes.count)) }
+          ?? sqlite3_key_v2(handle, "main", "", 0)
+      }
+      guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
+      try checkKey(handle: handle, schema: "main", path: path, cipher: cipher)
+    }
+
+    /// Reads `schema`'s first page; turns `SQLITE_NOTADB` into ``EncryptionError``.
+    static func checkKey(handle: OpaquePointer, schema: String, path: String, cipher: Cipher?) throws {
+      let sql = "SELECT count(*) FROM \(quoteIdentifier(schema)).sqlite_schema"
+      let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+      guard rc != SQLITE_OK else { return }
+      let file = sqlite3_db_filename(handle, schema).map { String(cString: $0) }
+      throw encryptionError(rc: rc, handle: handle, file: file, path: path, cipher: cipher)
+    }
+
+    /// ``EncryptionError/notEncrypted(path:)`` for a plain SQLite file, ``EncryptionError/wrongKey(path:)``
+    /// for another one that SQLite could not read, or SQLite's error for any other failure.
+    static func encryptionError(
+      rc: Int32, handle: OpaquePointer, file: String?, path: String, cipher: Cipher?
+    ) -> any Error {
+      guard rc & 0xff == SQLITE_NOTADB else { return SQLiteError(resultCode: rc, connection: handle) }
+      // SQLCipher's plaintext-header mode leaves the plain header on an encrypted file.
+      let plaintextHeader = cipher?.parameters.contains { $0.name == "plaintext_header_size" && $0.value > 0 }
+      if plaintextHeader != true, let file, let stream = FileHandle(forReadingAtPath: file) {
+        let header = (try? stream.read(upToCount: plainHeader.count)).map(Array.init)
+        try? stream.close()
+        if header == plainHeader { return EncryptionError.notEncrypted(path: path) }
+      }
+      return EncryptionError.wrongKey(path: path)
+    }
+
+    /// Encrypts the database, changes its key, or decrypts it (`key` nil): every page is rewritten.
+    ///
+    /// `cipher` is the cipher of the new key (the connection's current one when nil: the one it was
+    /// opened with, or ChaCha20). SQLite3 Multiple Ciphers cannot encrypt a plain database in WAL mode:
+    /// rekey switches such a database to `DELETE` journal mode for the time of the rekey and back to WAL,
+    /// which needs it to be the only connection to the file. Connections opened earlier with the old key
+    /// can no longer read the database.
+    ///
+    /// - Throws: ``EncryptionError`` for a cipher it does not know, ``SQLiteError`` when SQLite3 Multiple
+    ///   Ciphers refuses (a page size the cipher cannot keep, another connection in the file, ...).
+    ///
+    /// Related SQLite3 Multiple Ciphers documentation:
+    /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
+    public func rekey(to key: EncryptionKey?, cipher: Cipher? = nil, schema: String = "main") throws {
+      try connection.withHandle { handle in
+        if let cipher { try Self.configure(cipher, on: handle) }
+        func rekey() -> Int32 {
+          let bytes = key?.bytes ?? []
+          return bytes.withUnsafeBytes { buffer in
+            sqlite3_rekey_v2(handle, schema, bytes.isEmpty ? nil : buffer.baseAddress, Int32(bytes.count))
+          }
+        }
+        var rc = rekey()
+        if rc != SQLITE_OK, key != nil, try journalMode(handle, schema) == "wal" {
+          // A plain database in WAL mode: encrypt it in DELETE mode, then go back to WAL.
+          try setJournalMode(handle, schema, "DELETE")
+          if let cipher { try Self.configure(cipher, on: handle) }
+          rc = rekey()
+          try setJournalMode(handle, schema, "WAL")
+        }
+        guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
+      }
+    }
+
+    /// Writes a compacted copy of the main database to a new file at `path`, encrypted with `key` and
+    /// `cipher`, or plain when `key` is nil, whatever the encryption of this database: the way to make a
+    /// plain copy of an encrypted database, or an encrypted copy of a plain one. The database itself does
+    /// not change. (SQLite's online backup, ``backup(to:sourceSchema:destinationSchema:pagesPerStep:busyPause:progress:)``,
+    /// copies only between databases that are both plain, or both encrypted with the same page layout.)
+    ///
+    /// The copy is written by `VACUUM INTO` with this database's own encryption, then re-encrypted in
+    /// place (`sqlite3_rekey_v2`) before this call returns. A plain copy of an encrypted database holds
+    /// its content in clear: keep it where the database itself could be.
+    ///
+    /// ```swift
+    /// try db.vacuum(into: exportPath, key: nil)  // a plain copy
+    /// ```
+    ///
+    /// - Throws: ``SQLiteError`` when `path` exists and is not empty, cannot be created, or when called
+    ///   inside a transaction; ``EncryptionError`` for a cipher SQLite3 Multiple Ciphers does not know.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/lang_vacuum.html#vacuuminto>
+    public func vacuum(into path: String, key: EncryptionKey?, cipher: Cipher? = nil) throws {
+      try vacuum(into: path)
+      let schema = "amalgam_copy_\(UInt32.random(in: 0...UInt32.max))"
+      // Without a KEY clause the attached copy takes the main database's encryption, as VACUUM INTO gave it.
+      try execute(sql: "ATTACH DATABASE ? AS \(quoteIdentifier(schema))", parameterValues: [path])
+      do {
+        try rekey(to: key, cipher: cipher, schema: schema)
+      } catch {
+        try? execute(sql: "DETACH DATABASE \(quoteIdentifier(schema))")
+        throw error
+      }
+      try execute(sql: "DETACH DATABASE \(quoteIdentifier(schema))")
+    }
+
+    /// Attaches the database file at `path` as `schema`, decrypted with `key`, or unencrypted when `key`
+    /// is nil (an attached database otherwise takes the main database's key), and checks that the key
+    /// opens it. `cipher` is its cipher (the connection's current one when nil). The key travels as a
+    /// bound value of `ATTACH ... KEY ?`, which traces report without values.
+    ///
+    /// - Throws: ``EncryptionError/wrongKey(path:)`` or ``EncryptionError/notEncrypted(path:)`` when the
+    ///   key does not fit the file, ``SQLiteError`` when SQLite cannot attach it.
+    ///
+    /// Related SQLite documentation: <https://sqlite.org/lang_attach.html>
+    public func attach(path: String, as schema: String, key: EncryptionKey?, cipher: Cipher? = nil) throws {
+      try connection.withHandle { handle in
+        if let cipher { try Self.configure(cipher, on: handle) }
+      }
+      let statement = try prepare(sql: "\(redactedParametersMarker) ATTACH DATABASE ?1 AS ?2 KEY ?3")
+      try statement.bind(value: path, toParameter: 1)
+      try statement.bind(value: schema, toParameter: 2)
+      try statement.bind(value: Data(key?.bytes ?? []), toParameter: 3)
+      do {
+        try statement.execute()
+      } catch let error as SQLiteError where error.code == .notADatabase {
+        throw try connection.withHandle { handle in
+          Self.encryptionError(rc: SQLITE_NOTADB, handle: handle, file: path, path: path, cipher: cipher)
+        }
+      }
+    }
+  }
+
+  /// The journal mode of `schema`, lowercased.
+  private func journalMode(_ handle: OpaquePointer, _ schema: String) throws -> String {
+    var statement: OpaquePointer?
+    let sql = "PRAGMA \(quoteIdentifier(schema)).journal_mode"
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+      throw SQLiteError(resultCode: sqlite3_errcode(handle), connection: handle)
+    }
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
+    return String(cString: text).lowercased()
+  }
+
+  /// Sets the journal mode of `schema`; throws when SQLite keeps another one.
+  private func setJournalMode(_ handle: OpaquePointer, _ schema: String, _ mode: String) throws {
+    let rc = sqlite3_exec(handle, "PRAGMA \(quoteIdentifier(schema)).journal_mode = \(mode)", nil, nil, nil)
+    guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
+    let actual = try journalMode(handle, schema)
+    guard actual == mode.lowercased() else {
+      throw SQLiteError(
+        code: .error, message: "The journal mode stayed \(actual) instead of \(mode.lowercased())")
+    }
+  }
+#endif

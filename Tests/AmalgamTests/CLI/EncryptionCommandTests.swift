@@ -1,0 +1,79 @@
+import Amalgam
+import Foundation
+import Testing
+
+/// `amalgam sql` and `amalgam shell` on encrypted databases (`--key-env`, `--key-file`, `--key`, `--cipher`),
+/// and the message of a build without the ENCRYPTION trait.
+extension CommandLineToolTests {
+  #if ENCRYPTION
+    /// An encrypted database with one row, written through the library with `passphrase` and `cipher`.
+    static func makeEncryptedDatabase(at path: String, passphrase: String, cipher: Cipher? = nil) throws {
+      var options = Database.OpenOptions()
+      options.key = .passphrase(passphrase)
+      options.cipher = cipher
+      let db = try Database(path: path, options: options)
+      try db.batch(sql: "CREATE TABLE secret(word TEXT); INSERT INTO secret VALUES ('swordfish')")
+      try db.close()
+    }
+
+    @Test func sqlReadsAnEncryptedDatabaseWithAKeyFromTheEnvironmentAFileOrTheCommandLine() async throws {
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("secret.db").path
+        // PATH is always set in the tool's environment (inherited from the test): its value is the key.
+        let passphrase = try #require(ProcessInfo.processInfo.environment["PATH"])
+        try Self.makeEncryptedDatabase(at: path, passphrase: passphrase)
+        let keyFile = directory.appendingPathComponent("key.txt").path
+        try (passphrase + "\n").write(toFile: keyFile, atomically: true, encoding: .utf8)
+
+        for keyArguments in [["--key-env", "PATH"], ["--key-file", keyFile], ["--key", passphrase]] {
+          let result = try await AmalgamTool.run(["sql", path, "SELECT word FROM secret", "--csv"] + keyArguments)
+          #expect(result.status == 0, "\(keyArguments[0]): \(result.stderr)")
+          #expect(result.stdout == "word\r\nswordfish\r\n", "\(keyArguments[0])")
+        }
+        // A wrong key: the library's message, which names neither key.
+        let wrong = try await AmalgamTool.run(["sql", path, "SELECT word FROM secret", "--key", "not-the-key"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("The key does not open the database"))
+        #expect(!wrong.stderr.contains("not-the-key") && !wrong.stderr.contains(passphrase))
+        // A variable that is not set.
+        let unset = try await AmalgamTool.run(["sql", path, "SELECT 1", "--key-env", "AMALGAM_NO_SUCH_VARIABLE_7f3"])
+        #expect(unset.status == 1)
+        #expect(unset.stderr.contains("AMALGAM_NO_SUCH_VARIABLE_7f3 that --key-env names is not set"))
+      }
+    }
+
+    @Test func sqlAndShellTakeTheCipher() async throws {
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("v3.db").path
+        try Self.makeEncryptedDatabase(at: path, passphrase: "it's a secret", cipher: .sqlCipher(version: 3))
+        let sql = try await AmalgamTool.run(
+          ["sql", path, "SELECT word FROM secret", "--csv", "--key", "it's a secret", "--cipher", "sqlcipher-v3"])
+        #expect(sql.stdout == "word\r\nswordfish\r\n", "\(sql.stderr)")
+        let shell = try await AmalgamTool.run(
+          ["shell", "--key", "it's a secret", "--cipher", "sqlcipher-v3", path],
+          standardInput: "SELECT word FROM secret;\n")
+        #expect(shell.status == 0, "\(shell.stderr)")
+        #expect(shell.stdout == "swordfish\n")
+        // Without the key the shell reads nothing.
+        let noKey = try await AmalgamTool.run(["shell", path], standardInput: "SELECT word FROM secret;\n")
+        #expect(noKey.stdout == "")
+        #expect(noKey.stderr.contains("file is not a database"))
+      }
+    }
+
+    @Test func infoNamesTheEncryptionLibraryAndNoKey() async throws {
+      let result = try await AmalgamTool.run(["info"])
+      #expect(result.stdout.contains("encryption:") && result.stdout.contains("SQLite3 Multiple Ciphers 2.4.0"))
+      #expect(result.stdout.contains("ENCRYPTION"))
+    }
+  #else
+    @Test func keyOptionsNameTheEncryptionTraitInABuildWithoutIt() async throws {
+      let result = try await AmalgamTool.run(["sql", ":memory:", "SELECT 1", "--key-env", "HOME"])
+      #expect(result.status == 2)
+      #expect(result.stderr.contains("ENCRYPTION trait"))
+      let shell = try await AmalgamTool.run(["shell", "--key", "x", ":memory:"], standardInput: "SELECT 1;\n")
+      #expect(shell.status == 2)
+      #expect(shell.stderr.contains("ENCRYPTION trait"))
+    }
+  #endif
+}
