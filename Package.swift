@@ -265,7 +265,7 @@ let package = Package(
     // Test-only: a program that OutOfMemoryTests runs with the N-th allocation failing.
     .executableTarget(
       name: "amalgam-oom-runner",
-      dependencies: ["Amalgam", "AmalgamTestSupport"],
+      dependencies: ["Amalgam", "AmalgamSQLite", "AmalgamTestSupport"],
       path: "Tests/OOMRunner",
       swiftSettings: defaultOptionConditions
     ),

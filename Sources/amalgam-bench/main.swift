@@ -13,6 +13,7 @@ struct Options {
   var only: Set<Int>?
   var json = false
   var observationLatency: Int?
+  var encryptionOpenCost: Int?
 }
 
 func parseOptions() -> Options? {
@@ -24,6 +25,9 @@ func parseOptions() -> Options? {
     case "--observation-latency":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.observationLatency = value
+    case "--encryption-open-cost":
+      guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
+      options.encryptionOpenCost = value
     case "--repetitions":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.repetitions = value
@@ -41,8 +45,9 @@ func parseOptions() -> Options? {
 let usage = """
   usage: amalgam-bench [--repetitions N] [--only 1,2,...] [--json]
          amalgam-bench --observation-latency COMMITS
+         amalgam-bench --encryption-open-cost OPENS   (built with the ENCRYPTION trait)
     Runs each workload through SQLite's C API and Amalgam's API (build with -c release); or measures the
-    time from a commit to the observation's value.
+    time from a commit to the observation's value; or the time to open an encrypted file (key derivation).
   """
 
 guard let options = parseOptions() else {
@@ -54,6 +59,21 @@ guard let options = parseOptions() else {
   FileHandle.standardError.write(
     Data("warning: debug build; run `swift run -c release amalgam-bench` for real figures\n".utf8))
 #endif
+
+if let opens = options.encryptionOpenCost {
+  #if ENCRYPTION
+    do {
+      print(try measureEncryptionOpenCost(count: opens))
+      exit(0)
+    } catch {
+      FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))
+      exit(1)
+    }
+  #else
+    FileHandle.standardError.write(Data("amalgam-bench: --encryption-open-cost needs the ENCRYPTION trait\n".utf8))
+    exit(2)
+  #endif
+}
 
 if let commits = options.observationLatency {
   do {

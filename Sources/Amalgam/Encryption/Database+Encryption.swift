@@ -1,6 +1,17 @@
 #if ENCRYPTION
   import AmalgamSQLite
-  import Foundation
+  #if canImport(FoundationEssentials)
+    import FoundationEssentials
+  #else
+    import Foundation
+  #endif
+  #if canImport(Glibc)
+    import Glibc
+  #elseif canImport(Musl)
+    import Musl
+  #elseif canImport(Darwin)
+    import Darwin
+  #endif
 
   /// The first 16 bytes of every unencrypted SQLite database file.
   private let plainHeader = Array("SQLite format 3\0".utf8)
@@ -59,7 +70,7 @@
     /// Reads `schema`'s first page; turns `SQLITE_NOTADB` into ``EncryptionError``.
     static func checkKey(handle: OpaquePointer, schema: String, path: String, cipher: Cipher?) throws {
       let sql = "SELECT count(*) FROM \(quoteIdentifier(schema)).sqlite_schema"
-      let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+      let rc = runToCompletion(handle, sql)
       guard rc != SQLITE_OK else { return }
       let file = sqlite3_db_filename(handle, schema).map { String(cString: $0) }
       throw encryptionError(rc: rc, handle: handle, file: file, path: path, cipher: cipher)
@@ -73,10 +84,8 @@
       guard rc & 0xff == SQLITE_NOTADB else { return SQLiteError(resultCode: rc, connection: handle) }
       // SQLCipher's plaintext-header mode leaves the plain header on an encrypted file.
       let plaintextHeader = cipher?.parameters.contains { $0.name == "plaintext_header_size" && $0.value > 0 }
-      if plaintextHeader != true, let file, let stream = FileHandle(forReadingAtPath: file) {
-        let header = (try? stream.read(upToCount: plainHeader.count)).map(Array.init)
-        try? stream.close()
-        if header == plainHeader { return EncryptionError.notEncrypted(path: path) }
+      if plaintextHeader != true, let file, fileStartsWithPlainHeader(file) {
+        return EncryptionError.notEncrypted(path: path)
       }
       return EncryptionError.wrongKey(path: path)
     }
@@ -174,6 +183,24 @@
     }
   }
 
+  /// Whether the file at `path` starts with the header of an unencrypted SQLite database.
+  private func fileStartsWithPlainHeader(_ path: String) -> Bool {
+    guard let file = fopen(path, "rb") else { return false }
+    defer { fclose(file) }
+    var header = [UInt8](repeating: 0, count: plainHeader.count)
+    return fread(&header, 1, header.count, file) == header.count && header == plainHeader
+  }
+
+  /// Runs one statement of `sql` until it is done, ignoring its rows; returns SQLite's result code.
+  private func runToCompletion(_ handle: OpaquePointer, _ sql: String) -> Int32 {
+    var statement: OpaquePointer?
+    var rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard rc == SQLITE_OK else { return rc }
+    repeat { rc = sqlite3_step(statement) } while rc == SQLITE_ROW
+    let finalized = sqlite3_finalize(statement)
+    return rc == SQLITE_DONE ? finalized : rc
+  }
+
   /// The journal mode of `schema`, lowercased.
   private func journalMode(_ handle: OpaquePointer, _ schema: String) throws -> String {
     var statement: OpaquePointer?
@@ -188,7 +215,7 @@
 
   /// Sets the journal mode of `schema`; throws when SQLite keeps another one.
   private func setJournalMode(_ handle: OpaquePointer, _ schema: String, _ mode: String) throws {
-    let rc = sqlite3_exec(handle, "PRAGMA \(quoteIdentifier(schema)).journal_mode = \(mode)", nil, nil, nil)
+    let rc = runToCompletion(handle, "PRAGMA \(quoteIdentifier(schema)).journal_mode = \(mode)")
     guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
     let actual = try journalMode(handle, schema)
     guard actual == mode.lowercased() else {

@@ -1,5 +1,9 @@
 #if ENCRYPTION
-  import Foundation
+  #if canImport(FoundationEssentials)
+    import FoundationEssentials
+  #else
+    import Foundation
+  #endif
 
   /// Why an encrypted database could not be opened, attached or rekeyed. SQLite's own failures (a file
   /// that cannot be read, a schema that does not exist) are ``SQLiteError``s. No case carries the key.

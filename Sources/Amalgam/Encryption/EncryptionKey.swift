@@ -1,5 +1,9 @@
 #if ENCRYPTION
-  import Foundation
+  #if canImport(FoundationEssentials)
+    import FoundationEssentials
+  #else
+    import Foundation
+  #endif
 
   /// The key of an encrypted database: a passphrase or bytes, handed to SQLite3 Multiple Ciphers, which
   /// derives the cipher's key from it (with the cipher's key-derivation function and the salt stored in

@@ -104,7 +104,7 @@
 
     /// `text` as an FTS5 string: in double quotes, with its double quotes doubled.
     static func quoted(_ text: String) -> String {
-      "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      "\"" + text.replacingScalar("\"", with: "\"\"") + "\""
     }
 
     /// The words of `text`: runs of characters that are not separators.
@@ -146,8 +146,10 @@
 
   extension String {
     /// `self` with every `target` scalar replaced by `replacement`. Works on scalars, not characters:
-    /// FTS5 reads bytes, so a quote followed by a combining mark is still a quote to it.
-    fileprivate func replacingOccurrences(of target: Unicode.Scalar, with replacement: String) -> String {
+    /// FTS5 reads bytes, so a quote followed by a combining mark is still a quote to it. (Named apart from
+    /// Foundation's `replacingOccurrences(of:with:)`, which compares characters, so that importing
+    /// Foundation anywhere in the module cannot make a call pick that one.)
+    fileprivate func replacingScalar(_ target: Unicode.Scalar, with replacement: String) -> String {
       var result = String.UnicodeScalarView()
       for scalar in unicodeScalars {
         if scalar == target { result.append(contentsOf: replacement.unicodeScalars) } else { result.append(scalar) }

@@ -54,7 +54,7 @@ public enum TraceEvent: Sendable, Hashable {
     switch Int32(code) {
     case SQLITE_TRACE_STMT:
       let sql = detail.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? statementSQL()
-      if sql.hasPrefix("--") || sql.hasPrefix(redactedParametersMarker) {
+      if sql.hasPrefix("--") || Self.carriesASecret(sql) {
         self = .statement(sql: sql, expandedSQL: sql)
       } else {
         self = .statement(sql: sql, expandedSQL: takeSQLiteString(sqlite3_expanded_sql(statement)))
@@ -127,3 +127,14 @@ let traceCallback:
 /// The prefix of the SQL of a statement that carries a secret (a key) in a bound value: a trace reports
 /// it without its values, as written.
 let redactedParametersMarker = "/* amalgam: parameters redacted */"
+
+extension TraceEvent {
+  /// Whether `sql` binds a secret (only Amalgam's own `ATTACH ... KEY ?` does, with the ENCRYPTION trait).
+  static func carriesASecret(_ sql: String) -> Bool {
+    #if ENCRYPTION
+      return sql.hasPrefix(redactedParametersMarker)
+    #else
+      return false
+    #endif
+  }
+}

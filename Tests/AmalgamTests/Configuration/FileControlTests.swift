@@ -60,7 +60,12 @@ import Testing
       let path = directory.appendingPathComponent("facts.sqlite").path
       let db = try Database(path: path)
       try db.execute(sql: "CREATE TABLE t(x)")
-      #expect(try db.vfsName() == "unix")
+      #if ENCRYPTION
+        // SQLite3 Multiple Ciphers puts its encryption shim over the default VFS.
+        #expect(try db.vfsName() == "multipleciphers-unix/unix")
+      #else
+        #expect(try db.vfsName() == "unix")
+      #endif
       #expect(try db.isPowersafeOverwrite() == true)
       try db.setPowersafeOverwrite(false)
       #expect(try db.isPowersafeOverwrite() == false)
