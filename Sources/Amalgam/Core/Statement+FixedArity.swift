@@ -1,35 +1,19 @@
-// Binding by position and by name, one overload per number of values up to twelve.
+// Binding by position and by name, one overload per number of values from two to twelve.
 //
 // `bind(_:)` and `bind(named:)` take parameter packs. Swift 6.3 moves each element of a pack through the
 // runtime even in a specialised caller: a protocol witness call and a value-witness copy per value, and
 // for a pack of `(name, value)` tuples a tuple-metadata lookup, copy and destroy per pair (about 250
 // instructions, more than SQLite spends binding the value). Overloads of fixed arity take plain generic
-// parameters, which specialise to direct calls; Swift prefers them to a pack, so a call with up to twelve
+// parameters, which specialise to direct calls; Swift prefers them to a pack, so a call with two to twelve
 // values picks one without a change to what the user writes. Every overload of a kind is the same code
 // (those by name compare the names with the ones the statement remembers from its last bind by name, and
-// resolve and remember them when they differ, then bind each value at its parameter). Beyond twelve
-// values, the pack versions in Statement.swift do the same work.
+// resolve and remember them when they differ, then bind each value at its parameter). One value, or more
+// than twelve, go through the packs in Statement.swift, which do the same work (an overload for one value
+// would share its name with the pack's, and make the documentation's links to it ambiguous).
 //
 // Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
 
 extension Statement {
-  /// Binds one value to named parameters, each given as a `(name, value)` pair: the same as
-  /// the parameter-pack `bind(named:)` for one pair, without the pack's runtime cost.
-  ///
-  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
-  @inlinable @discardableResult
-  public func bind<V0: ParameterBindable>(
-    named p0: (String, V0)
-  ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 1 || !namedBinding.isName(p0.0, at: 0) {
-      try rememberNamedBinding([p0.0])
-    }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    return self
-  }
-
   /// Binds two values to named parameters, each given as a `(name, value)` pair: the same as
   /// the parameter-pack `bind(named:)` for two pairs, without the pack's runtime cost.
   ///
@@ -351,18 +335,6 @@ extension Statement {
 }
 
 extension Statement {
-  /// Binds one value to the parameter by position: the same as the parameter-pack
-  /// `bind(_:)` for one value, without the pack's runtime cost.
-  ///
-  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
-  @inlinable @discardableResult
-  public func bind<V0: ParameterBindable>(_ v0: V0) throws -> Statement {
-    guard parameterCount == 1 else { throw parameterCountMismatch(1) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    return self
-  }
-
   /// Binds two values to the parameters by position: the same as the parameter-pack
   /// `bind(_:)` for two values, without the pack's runtime cost.
   ///

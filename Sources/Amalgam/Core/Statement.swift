@@ -358,7 +358,7 @@ extension Statement {
   }
 
   /// Binds each value to the parameter at its position: `bind(1, "two", 3.0)` binds parameters 1 to 3.
-  /// The values' types are known at compile time, so nothing is boxed; calls with up to twelve values use
+  /// The values' types are known at compile time, so nothing is boxed; calls with two to twelve values use
   /// overloads of fixed arity, which Swift specialises fully.
   ///
   /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` unless there is exactly
@@ -475,7 +475,7 @@ extension Statement {
   /// name, since each value's type is known at compile time and nothing is boxed or hashed. Names may
   /// carry the prefix (`":id"`) or not (`"id"`). The statement remembers the names of its last complete
   /// bind by name: binding the same names in the same order again (as a call site does) compares each
-  /// name once and resolves nothing. Calls with up to twelve pairs use overloads of fixed arity, which
+  /// name once and resolves nothing. Calls with two to twelve pairs use overloads of fixed arity, which
   /// Swift specialises fully (see `Statement+FixedArity.swift`).
   ///
   /// ```swift

@@ -125,7 +125,6 @@ struct StatementParameterTests {
       "SELECT " + (1...count).map { named ? ":p\($0) * \($0)" : "?\($0) * \($0)" }.joined(separator: " + ")
     }
     func expected(_ count: Int) -> Int { (1...count).reduce(0) { $0 + $1 * $1 * $1 } }
-    #expect(try db.prepare(sql: sql(1, named: false)).bind(1).front(Int.self) == expected(1))
     #expect(try db.prepare(sql: sql(1, named: true)).bind(named: ("p1", 1)).front(Int.self) == expected(1))
     #expect(try db.prepare(sql: sql(2, named: false)).bind(1, 4).front(Int.self) == expected(2))
     #expect(try db.prepare(sql: sql(2, named: true)).bind(named: ("p1", 1), ("p2", 4)).front(Int.self) == expected(2))
