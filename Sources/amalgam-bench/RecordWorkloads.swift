@@ -174,7 +174,7 @@ func recordWorkloads() -> [Workload] {
         return 0
       }),
     Workload(
-      number: 16, name: "10k record inserts, each fetched back by primary key", target: 1.3,
+      number: 16, name: "10k record inserts, each fetched back by primary key", target: 1.6,
       prepareRun: emptyRecordTable,
       c: recordLoopC,
       amalgam: { db in try recordLoop(db, KeyedRecord.self) }),

@@ -138,7 +138,7 @@ func allWorkloads() -> [Workload] {
         return sum
       }),
     Workload(
-      number: 2, name: "fetch 100k rows x 10 ints by name", target: 1.25,
+      number: 2, name: "fetch 100k rows x 10 ints by name", target: 1.15,
       c: { handle in
         let statement = try prepareC(handle, "SELECT * FROM items")
         defer { sqlite3_finalize(statement) }
