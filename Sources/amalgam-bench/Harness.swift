@@ -12,6 +12,10 @@ struct Workload {
   let target: Double
   /// Runs before each timed run, untimed (for example, emptying the table an insert fills).
   var prepareRun: (Database) throws -> Void = { _ in }
+  /// Runs after each run of either side, untimed and uncounted, and returns a checksum of what the run
+  /// left in the database (for example, a sum over the rows an insert wrote), added to the run's own.
+  /// Writes are checked here rather than inside the run, so that the scan does not dilute the ratio.
+  var verifyRun: (Database) throws -> Int = { _ in 0 }
   let c: (OpaquePointer) throws -> Int
   let amalgam: (Database) throws -> Int
 }
@@ -50,7 +54,8 @@ func measure(_ workload: Workload, database: Database, repetitions: Int) throws 
     try workload.prepareRun(database)
     let start = DispatchTime.now().uptimeNanoseconds
     let checksum = try body()
-    return (DispatchTime.now().uptimeNanoseconds - start, checksum)
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    return (elapsed, try checksum &+ workload.verifyRun(database))
   }
   // Warm-up: page cache, statement cache, lazily built lookup tables.
   let (_, expected) = try time { try runCSide(workload, handle) }

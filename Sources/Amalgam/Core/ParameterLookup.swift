@@ -59,6 +59,43 @@ final class ParameterLookup {
   private func hashedIndex(of name: String) -> Int32? { table[name] }
 }
 
+/// The names of a complete bind by name, in the order given, with the parameter each one resolved to.
+///
+/// A call site binds the same names in the same order every time (a list of pairs, a record's keys), so
+/// the statement remembers the last list that bound every parameter exactly once: the next bind that
+/// gives the same names in the same order compares each name with the remembered one (equal literals
+/// compare in a few instructions) instead of resolving it, and needs no duplicate or missing check.
+/// Parameter names come from the SQL text, which a re-prepare keeps, so the indexes stay right for the
+/// statement's life.
+@usableFromInline
+struct NamedBinding {
+  @usableFromInline var names: [String] = []
+  @usableFromInline var indexes: [Int32] = []
+
+  @usableFromInline init() {}
+
+  /// The number of names remembered.
+  @inlinable var count: Int { names.count }
+
+  /// The parameter of the name at `position`, if that name is `name`.
+  @inlinable @inline(__always)
+  func index(at position: Int, ifNamed name: String) -> Int32? {
+    guard position < names.count, names[position] == name else { return nil }
+    return indexes[position]
+  }
+
+  /// True when the name at `position` (which must be below ``count``) is `name`.
+  @inlinable @inline(__always)
+  func isName(_ name: String, at position: Int) -> Bool { names[position] == name }
+
+  /// Appends a name and the parameter it resolved to.
+  @usableFromInline
+  mutating func append(_ name: String, _ index: Int32) {
+    names.append(name)
+    indexes.append(index)
+  }
+}
+
 /// The set of parameter indexes bound so far: a bit mask for up to 64 parameters, a `Set` beyond.
 struct ParameterSet {
   private var bits: UInt64 = 0

@@ -81,7 +81,7 @@ public struct Row {
   /// The value of the column named `name` converted to `T`. See ``value(at:as:)``.
   ///
   /// - Throws: ``DatabaseError/noSuchColumn(name:available:)`` for an unknown name.
-  @inlinable
+  @inlinable @inline(__always)
   public func value<T: ColumnConvertible>(named name: String, as type: T.Type = T.self) throws -> T {
     try value(at: statement.columnIndexInRow(named: name), as: type)
   }

@@ -40,9 +40,13 @@ public final class Statement {
 
   /// The position of the last column found by name, from which the next lookup starts: rows are
   /// usually read column after column, so the next name is usually the next column's.
-  @exclusivity(unchecked) var lastColumnFoundByName = -1
+  @usableFromInline @exclusivity(unchecked) var lastColumnFoundByName = -1
   /// The statement's column names, computed once.
-  @exclusivity(unchecked) private var columnNamesCache: [String]?
+  @usableFromInline @exclusivity(unchecked) var columnNamesCache: [String]? {
+    didSet { columnNameCount = columnNamesCache?.count ?? 0 }
+  }
+  /// The number of names in ``columnNamesCache`` (0 when there is none), read without touching the array.
+  @usableFromInline @exclusivity(unchecked) var columnNameCount = 0
   /// Column index by name, computed on the first lookup by name.
   @exclusivity(unchecked) private var columnIndexByName: [String: Int]?
   /// SQLite's re-prepare count when the column names were cached.
@@ -60,6 +64,10 @@ public final class Statement {
   @exclusivity(unchecked) var coding = StatementCodingState()
   /// Named-parameter lookup, built on the first bind by name (parameter names never change).
   @usableFromInline lazy var parameterLookup = ParameterLookup(statement: sqliteHandle, count: parameterCount)
+  /// The names of the last complete bind by name in the order given, and their parameters (see
+  /// ``NamedBinding``). Only binds by name on this statement touch it, on the statement's thread, and they
+  /// call no user code while they read or write it.
+  @usableFromInline @exclusivity(unchecked) var namedBinding = NamedBinding()
 
   /// Prepares `sql`, which must hold exactly one statement.
   ///
@@ -259,9 +267,25 @@ extension Statement {
   }
 
   /// ``columnIndex(named:)`` for a ``Row``: checks whether SQLite re-prepared the statement once per
-  /// row, not once per lookup.
-  @usableFromInline
+  /// row, not once per lookup. Inlined into the caller: when the name is that of the column after the
+  /// last one found (rows are usually read column after column, and equal literals compare in a few
+  /// instructions), a lookup costs one comparison and no call.
+  @inlinable @inline(__always)
   func columnIndexInRow(named name: String) throws -> Int {
+    if columnNamesVerified {
+      var guess = lastColumnFoundByName &+ 1
+      if guess >= columnNameCount { guess = 0 }
+      if guess < columnNameCount, columnNamesCache?[guess] == name {
+        lastColumnFoundByName = guess
+        return guess
+      }
+    }
+    return try columnIndexInRowAfterRefresh(named: name)
+  }
+
+  /// ``columnIndexInRow(named:)`` away from the inlined path: the first lookup of a row, or another name.
+  @usableFromInline
+  func columnIndexInRowAfterRefresh(named name: String) throws -> Int {
     refreshColumnNames()
     return try columnIndexInCurrentRow(named: name)
   }
@@ -334,7 +358,8 @@ extension Statement {
   }
 
   /// Binds each value to the parameter at its position: `bind(1, "two", 3.0)` binds parameters 1 to 3.
-  /// The values' types are known at compile time, so nothing is boxed.
+  /// The values' types are known at compile time, so nothing is boxed; calls with two to twelve values use
+  /// overloads of fixed arity, which Swift specialises fully.
   ///
   /// - Throws: ``DatabaseError/parameterCountMismatch(expected:provided:sql:)`` unless there is exactly
   ///   one value per parameter.
@@ -448,7 +473,10 @@ extension Statement {
 
   /// Binds values to named parameters, each given as a `(name, value)` pair: the fastest way to bind by
   /// name, since each value's type is known at compile time and nothing is boxed or hashed. Names may
-  /// carry the prefix (`":id"`) or not (`"id"`).
+  /// carry the prefix (`":id"`) or not (`"id"`). The statement remembers the names of its last complete
+  /// bind by name: binding the same names in the same order again (as a call site does) compares each
+  /// name once and resolves nothing. Calls with two to twelve pairs use overloads of fixed arity, which
+  /// Swift specialises fully (see `Statement+FixedArity.swift`).
   ///
   /// ```swift
   /// try statement.bind(named: ("name", "Ada"), ("born", 1815)).execute()
@@ -460,12 +488,42 @@ extension Statement {
   @inlinable @discardableResult
   public func bind<each Value: ParameterBindable>(named pairs: repeat (String, each Value)) throws -> Statement {
     try checkOpen()
-    var resolver = NamedParameterResolver(statement: self)
+    // The names of a call site come the same, in the same order, every time: when they are those of the
+    // last complete bind by name, their parameters are known and each name costs one comparison.
+    var position = 0
+    var remembered = true
     for pair in repeat each pairs {
-      try pair.1.bind(to: self, at: resolver.resolve(pair.0))
+      if remembered, let index = namedBinding.index(at: position, ifNamed: pair.0) {
+        try pair.1.bind(to: self, at: index)
+      } else {
+        remembered = false
+      }
+      position &+= 1
     }
-    try resolver.finish()
+    if remembered, position == namedBinding.count { return self }
+    var names: [String] = []
+    for pair in repeat each pairs { names.append(pair.0) }
+    try rememberNamedBinding(names)
+    position = 0
+    for pair in repeat each pairs {
+      try pair.1.bind(to: self, at: namedBinding.indexes[position])
+      position &+= 1
+    }
     return self
+  }
+
+  /// Resolves the names of a bind by name, given in this order, and remembers them with their parameters
+  /// in ``namedBinding``.
+  ///
+  /// - Throws: ``DatabaseError/noSuchParameter(name:sql:)``, ``DatabaseError/duplicateParameter(name:sql:)``,
+  ///   ``DatabaseError/missingParameter(name:sql:)`` or ``DatabaseError/unnamedParameter(index:sql:)``.
+  @usableFromInline
+  func rememberNamedBinding(_ names: [String]) throws {
+    var resolver = NamedParameterResolver(statement: self)
+    var binding = NamedBinding()
+    for name in names { binding.append(name, try resolver.resolve(name)) }
+    try resolver.finish()
+    namedBinding = binding
   }
 
   /// Binds a sequence of name/value pairs.

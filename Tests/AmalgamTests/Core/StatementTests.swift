@@ -91,6 +91,116 @@ struct StatementParameterTests {
     }
   }
 
+  @Test func namedPairsBoundAgainReuseTheirNamesAndAnyChangeOfNamesResolvesAgain() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :a, @b, $c")
+    try statement.bind(named: ("a", 1), ("b", 2), ("c", 3))
+    #expect(try statement.firstRow() == [1, 2, 3])
+    try statement.bind(named: ("a", 4), ("b", 5), ("c", 6))
+    #expect(try statement.firstRow() == [4, 5, 6])
+    // Another order, other spellings, then the first names again: each binds where its name says.
+    try statement.bind(named: ("c", 7), ("a", 8), ("b", 9))
+    #expect(try statement.firstRow() == [8, 9, 7])
+    try statement.bind(named: (":a", 10), ("@b", 11), ("$c", 12))
+    #expect(try statement.firstRow() == [10, 11, 12])
+    // A failed bind leaves no names behind that a later bind could wrongly reuse.
+    #expect(throws: DatabaseError.missingParameter(name: "$c", sql: statement.sql)) {
+      try statement.bind(named: ("a", 0), ("b", 0))
+    }
+    #expect(throws: DatabaseError.duplicateParameter(name: "a", sql: statement.sql)) {
+      try statement.bind(named: ("a", 0), ("b", 0), ("a", 0))
+    }
+    try statement.bind(named: ("a", 13), ("b", 14), ("c", 15))
+    #expect(try statement.firstRow() == [13, 14, 15])
+    // The same names on another statement bind that statement's parameters.
+    let other = try db.prepare(sql: "SELECT $c, @b, :a")
+    try other.bind(named: ("a", 1), ("b", 2), ("c", 3))
+    #expect(try other.firstRow() == [3, 2, 1])
+  }
+
+  @Test func everyNumberOfValuesBindsEachToItsOwnParameterByPositionAndByName() throws {
+    let db = try Database()
+    // Parameter i weighs i and is given i * i: any other pairing of values and parameters gives a smaller sum.
+    func sql(_ count: Int, named: Bool) -> String {
+      "SELECT " + (1...count).map { named ? ":p\($0) * \($0)" : "?\($0) * \($0)" }.joined(separator: " + ")
+    }
+    func expected(_ count: Int) -> Int { (1...count).reduce(0) { $0 + $1 * $1 * $1 } }
+    #expect(try db.prepare(sql: sql(1, named: true)).bind(named: ("p1", 1)).front(Int.self) == expected(1))
+    #expect(try db.prepare(sql: sql(2, named: false)).bind(1, 4).front(Int.self) == expected(2))
+    #expect(try db.prepare(sql: sql(2, named: true)).bind(named: ("p1", 1), ("p2", 4)).front(Int.self) == expected(2))
+    #expect(try db.prepare(sql: sql(3, named: false)).bind(1, 4, 9).front(Int.self) == expected(3))
+    #expect(
+      try db.prepare(sql: sql(3, named: true)).bind(named: ("p1", 1), ("p2", 4), ("p3", 9)).front(Int.self)
+        == expected(3))
+    #expect(try db.prepare(sql: sql(4, named: false)).bind(1, 4, 9, 16).front(Int.self) == expected(4))
+    #expect(
+      try db.prepare(sql: sql(4, named: true)).bind(named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16)).front(Int.self)
+        == expected(4))
+    #expect(try db.prepare(sql: sql(5, named: false)).bind(1, 4, 9, 16, 25).front(Int.self) == expected(5))
+    #expect(
+      try db.prepare(sql: sql(5, named: true)).bind(named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25))
+        .front(Int.self) == expected(5))
+    #expect(try db.prepare(sql: sql(6, named: false)).bind(1, 4, 9, 16, 25, 36).front(Int.self) == expected(6))
+    #expect(
+      try db.prepare(sql: sql(6, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36)
+      ).front(Int.self) == expected(6))
+    #expect(try db.prepare(sql: sql(7, named: false)).bind(1, 4, 9, 16, 25, 36, 49).front(Int.self) == expected(7))
+    #expect(
+      try db.prepare(sql: sql(7, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49)
+      ).front(Int.self) == expected(7))
+    #expect(try db.prepare(sql: sql(8, named: false)).bind(1, 4, 9, 16, 25, 36, 49, 64).front(Int.self) == expected(8))
+    #expect(
+      try db.prepare(sql: sql(8, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49), ("p8", 64)
+      ).front(Int.self) == expected(8))
+    #expect(
+      try db.prepare(sql: sql(9, named: false)).bind(1, 4, 9, 16, 25, 36, 49, 64, 81).front(Int.self) == expected(9))
+    #expect(
+      try db.prepare(sql: sql(9, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49), ("p8", 64), ("p9", 81)
+      ).front(Int.self) == expected(9))
+    #expect(
+      try db.prepare(sql: sql(10, named: false)).bind(1, 4, 9, 16, 25, 36, 49, 64, 81, 100).front(Int.self)
+        == expected(10))
+    #expect(
+      try db.prepare(sql: sql(10, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49), ("p8", 64), ("p9", 81),
+        ("p10", 100)
+      ).front(Int.self) == expected(10))
+    #expect(
+      try db.prepare(sql: sql(11, named: false)).bind(1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121).front(Int.self)
+        == expected(11))
+    #expect(
+      try db.prepare(sql: sql(11, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49), ("p8", 64), ("p9", 81),
+        ("p10", 100), ("p11", 121)
+      ).front(Int.self) == expected(11))
+    #expect(
+      try db.prepare(sql: sql(12, named: false)).bind(1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144).front(Int.self)
+        == expected(12))
+    #expect(
+      try db.prepare(sql: sql(12, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49), ("p8", 64), ("p9", 81),
+        ("p10", 100), ("p11", 121), ("p12", 144)
+      ).front(Int.self) == expected(12))
+    #expect(
+      try db.prepare(sql: sql(13, named: false)).bind(1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169).front(
+        Int.self) == expected(13))
+    #expect(
+      try db.prepare(sql: sql(13, named: true)).bind(
+        named: ("p1", 1), ("p2", 4), ("p3", 9), ("p4", 16), ("p5", 25), ("p6", 36), ("p7", 49), ("p8", 64), ("p9", 81),
+        ("p10", 100), ("p11", 121), ("p12", 144), ("p13", 169)
+      ).front(Int.self) == expected(13))
+    #expect(throws: DatabaseError.parameterCountMismatch(expected: 3, provided: 2, sql: sql(3, named: false))) {
+      try db.prepare(sql: sql(3, named: false)).bind(1, 2)
+    }
+    #expect(throws: DatabaseError.missingParameter(name: ":p3", sql: sql(3, named: true))) {
+      try db.prepare(sql: sql(3, named: true)).bind(named: ("p1", 1), ("p2", 2))
+    }
+  }
+
   @Test func twoValuesForOneParameterThrowDuplicateParameter() throws {
     let db = try Database()
     let statement = try db.prepare(sql: "SELECT :a, :b")

@@ -1,0 +1,26 @@
+// swift-tools-version:6.1
+// The peer benchmark: the same workloads through Amalgam, through SQLite's C API on Amalgam's SQLite, and
+// through GRDB, each contender in its own process. A package of its own, so that GRDB never enters the
+// library's graph; CI does not build it. See Scripts/README.md and the Performance article.
+import PackageDescription
+
+let package = Package(
+  name: "peer-bench",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "Amalgam", path: "../.."),
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+  ],
+  targets: [
+    .target(name: "PeerHarness", path: "Sources/PeerHarness"),
+    .executableTarget(name: "peer-bench", path: "Sources/peer-bench"),
+    .executableTarget(
+      name: "peer-amalgam", dependencies: ["PeerHarness", .product(name: "Amalgam", package: "Amalgam")],
+      path: "Sources/peer-amalgam"),
+    .executableTarget(
+      name: "peer-grdb", dependencies: ["PeerHarness", .product(name: "GRDB", package: "GRDB.swift")],
+      path: "Sources/peer-grdb"),
+  ],
+  // Top-level code that hands its globals to closures, as a benchmark script does: Swift 5's checking.
+  swiftLanguageModes: [.v5]
+)
