@@ -114,11 +114,14 @@
         }
         var rc = rekey()
         if rc != SQLITE_OK, key != nil, try journalMode(handle, schema) == "wal" {
-          // A plain database in WAL mode: encrypt it in DELETE mode, then go back to WAL.
+          // A plain database in WAL mode: encrypt it in DELETE mode, then go back to WAL. SQLite3 Multiple
+          // Ciphers' message is taken before the journal-mode pragma replaces it.
           try setJournalMode(handle, schema, "DELETE")
           if let cipher { try Self.configure(cipher, on: handle) }
           rc = rekey()
+          let failure = rc == SQLITE_OK ? nil : SQLiteError(resultCode: rc, connection: handle)
           try setJournalMode(handle, schema, "WAL")
+          if let failure { throw failure }
         }
         guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
       }
