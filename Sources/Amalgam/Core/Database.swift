@@ -278,7 +278,7 @@ public final class Database {
     #if ENCRYPTION
       if options.key != nil || options.cipher != nil {
         do {
-          try Self.applyEncryption(key: options.key, cipher: options.cipher, handle: handle, path: path)
+          try applyEncryption(key: options.key, cipher: options.cipher)
         } catch {
           sqlite3_close_v2(handle)
           connection.handle = nil

@@ -53,35 +53,30 @@
 
     /// Sets the cipher and the key of a connection that was just opened, then reads the schema, so that a
     /// wrong key fails here rather than at the first query. Called by `init(path:options:)`.
-    static func applyEncryption(
-      key: EncryptionKey?, cipher: Cipher?, handle: OpaquePointer, path: String
-    ) throws {
-      if let cipher { try configure(cipher, on: handle) }
-      guard let key else { return }
-      // An empty key is SQLite3 Multiple Ciphers' "no encryption"; it still needs a pointer.
-      let rc = key.bytes.withUnsafeBytes { bytes in
-        bytes.baseAddress.map { sqlite3_key_v2(handle, "main", $0, Int32(bytes.count)) }
-          ?? sqlite3_key_v2(handle, "main", "", 0)
+    func applyEncryption(key: EncryptionKey?, cipher: Cipher?) throws {
+      try connection.withHandle { handle in
+        if let cipher { try Self.configure(cipher, on: handle) }
+        guard let key else { return }
+        // An empty key is SQLite3 Multiple Ciphers' "no encryption"; it still needs a pointer.
+        let rc = key.bytes.withUnsafeBytes { bytes in
+          bytes.baseAddress.map { sqlite3_key_v2(handle, "main", $0, Int32(bytes.count)) }
+            ?? sqlite3_key_v2(handle, "main", "", 0)
+        }
+        guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
       }
-      guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
-      try checkKey(handle: handle, schema: "main", path: path, cipher: cipher)
+      guard key != nil else { return }
+      do {
+        _ = try prepare(sql: "SELECT count(*) FROM sqlite_schema").front(Int.self)
+      } catch let error as SQLiteError where error.code == .notADatabase {
+        let file = try connection.withHandle { handle in sqlite3_db_filename(handle, "main").map { String(cString: $0) }
+        }
+        throw Self.encryptionError(file: file, path: path, cipher: cipher)
+      }
     }
 
-    /// Reads `schema`'s first page; turns `SQLITE_NOTADB` into ``EncryptionError``.
-    static func checkKey(handle: OpaquePointer, schema: String, path: String, cipher: Cipher?) throws {
-      let sql = "SELECT count(*) FROM \(quoteIdentifier(schema)).sqlite_schema"
-      let rc = runToCompletion(handle, sql)
-      guard rc != SQLITE_OK else { return }
-      let file = sqlite3_db_filename(handle, schema).map { String(cString: $0) }
-      throw encryptionError(rc: rc, handle: handle, file: file, path: path, cipher: cipher)
-    }
-
-    /// ``EncryptionError/notEncrypted(path:)`` for a plain SQLite file, ``EncryptionError/wrongKey(path:)``
-    /// for another one that SQLite could not read, or SQLite's error for any other failure.
-    static func encryptionError(
-      rc: Int32, handle: OpaquePointer, file: String?, path: String, cipher: Cipher?
-    ) -> any Error {
-      guard rc & 0xff == SQLITE_NOTADB else { return SQLiteError(resultCode: rc, connection: handle) }
+    /// ``EncryptionError/notEncrypted(path:)`` when `file` is a plain SQLite file, otherwise
+    /// ``EncryptionError/wrongKey(path:)``: what `SQLITE_NOTADB` means once a key was given.
+    static func encryptionError(file: String?, path: String, cipher: Cipher?) -> EncryptionError {
       // SQLCipher's plaintext-header mode leaves the plain header on an encrypted file.
       let plaintextHeader = cipher?.parameters.contains { $0.name == "plaintext_header_size" && $0.value > 0 }
       if plaintextHeader != true, let file, fileStartsWithPlainHeader(file) {
@@ -104,27 +99,34 @@
     /// Related SQLite3 Multiple Ciphers documentation:
     /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
     public func rekey(to key: EncryptionKey?, cipher: Cipher? = nil, schema: String = "main") throws {
-      try connection.withHandle { handle in
-        if let cipher { try Self.configure(cipher, on: handle) }
-        func rekey() -> Int32 {
+      func rekeyOnce() throws {
+        try connection.withHandle { handle in
+          if let cipher { try Self.configure(cipher, on: handle) }
           let bytes = key?.bytes ?? []
-          return bytes.withUnsafeBytes { buffer in
+          let rc = bytes.withUnsafeBytes { buffer in
             sqlite3_rekey_v2(handle, schema, bytes.isEmpty ? nil : buffer.baseAddress, Int32(bytes.count))
           }
+          guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
         }
-        var rc = rekey()
-        if rc != SQLITE_OK, key != nil, try journalMode(handle, schema) == "wal" {
-          // A plain database in WAL mode: encrypt it in DELETE mode, then go back to WAL. SQLite3 Multiple
-          // Ciphers' message is taken before the journal-mode pragma replaces it.
-          try setJournalMode(handle, schema, "DELETE")
-          if let cipher { try Self.configure(cipher, on: handle) }
-          rc = rekey()
-          let failure = rc == SQLITE_OK ? nil : SQLiteError(resultCode: rc, connection: handle)
-          try setJournalMode(handle, schema, "WAL")
-          if let failure { throw failure }
-        }
-        guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
       }
+      let journalMode = "PRAGMA \(quoteIdentifier(schema)).journal_mode"
+      do {
+        return try rekeyOnce()
+      } catch let error as SQLiteError {
+        guard key != nil, try prepare(sql: journalMode).front(String.self)?.lowercased() == "wal" else { throw error }
+      }
+      // A plain database in WAL mode: encrypt it in DELETE mode, then go back to WAL.
+      func setJournalMode(_ mode: String) throws {
+        let actual = try prepare(sql: "\(journalMode) = \(mode)").front(String.self)?.lowercased()
+        guard actual == mode else {
+          throw SQLiteError(code: .error, message: "The journal mode stayed \(actual ?? "unknown") instead of \(mode)")
+        }
+      }
+      try setJournalMode("delete")
+      var failure: (any Error)?
+      do { try rekeyOnce() } catch { failure = error }
+      try setJournalMode("wal")
+      if let failure { throw failure }
     }
 
     /// Writes a compacted copy of the main database to a new file at `path`, encrypted with `key` and
@@ -179,9 +181,7 @@
       do {
         try statement.execute()
       } catch let error as SQLiteError where error.code == .notADatabase {
-        throw try connection.withHandle { handle in
-          Self.encryptionError(rc: SQLITE_NOTADB, handle: handle, file: path, path: path, cipher: cipher)
-        }
+        throw Self.encryptionError(file: path, path: path, cipher: cipher)
       }
     }
   }
@@ -194,36 +194,4 @@
     return fread(&header, 1, header.count, file) == header.count && header == plainHeader
   }
 
-  /// Runs one statement of `sql` until it is done, ignoring its rows; returns SQLite's result code.
-  private func runToCompletion(_ handle: OpaquePointer, _ sql: String) -> Int32 {
-    var statement: OpaquePointer?
-    var rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-    guard rc == SQLITE_OK else { return rc }
-    repeat { rc = sqlite3_step(statement) } while rc == SQLITE_ROW
-    let finalized = sqlite3_finalize(statement)
-    return rc == SQLITE_DONE ? finalized : rc
-  }
-
-  /// The journal mode of `schema`, lowercased.
-  private func journalMode(_ handle: OpaquePointer, _ schema: String) throws -> String {
-    var statement: OpaquePointer?
-    let sql = "PRAGMA \(quoteIdentifier(schema)).journal_mode"
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-      throw SQLiteError(resultCode: sqlite3_errcode(handle), connection: handle)
-    }
-    defer { sqlite3_finalize(statement) }
-    guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
-    return String(cString: text).lowercased()
-  }
-
-  /// Sets the journal mode of `schema`; throws when SQLite keeps another one.
-  private func setJournalMode(_ handle: OpaquePointer, _ schema: String, _ mode: String) throws {
-    let rc = runToCompletion(handle, "PRAGMA \(quoteIdentifier(schema)).journal_mode = \(mode)")
-    guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: handle) }
-    let actual = try journalMode(handle, schema)
-    guard actual == mode.lowercased() else {
-      throw SQLiteError(
-        code: .error, message: "The journal mode stayed \(actual) instead of \(mode.lowercased())")
-    }
-  }
 #endif

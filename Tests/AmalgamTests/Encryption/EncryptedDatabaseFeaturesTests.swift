@@ -96,6 +96,18 @@
       }
     }
 
+    @Test func vacuumIntoWithAKeyOntoAnExistingFileThrowsAndLeavesNothingAttached() throws {
+      try withTemporaryDirectory { directory in
+        let db = try Self.open(directory.appendingPathComponent("source.db").path)
+        try Self.fill(db)
+        let taken = directory.appendingPathComponent("taken.db").path
+        try Database(path: taken).execute(sql: "CREATE TABLE other(x)")
+        #expect(throws: SQLiteError.self) { try db.vacuum(into: taken, key: nil) }
+        #expect(try db.prepare(sql: "SELECT count(*) FROM pragma_database_list").front(Int.self) == 1)
+        #expect(try Database(path: taken).prepare(sql: "SELECT name FROM sqlite_schema").front(String.self) == "other")
+      }
+    }
+
     @Test func serializeGivesPlainPagesThatDeserializeAnywhere() throws {
       try withTemporaryDirectory { directory in
         let db = try Self.open(directory.appendingPathComponent("source.db").path)

@@ -13,20 +13,11 @@
     static let environment = ProcessInfo.processInfo.environment
     static var required: Bool { !(environment["AMALGAM_REQUIRE_ENCRYPTION_INTEROP"] ?? "").isEmpty }
 
-    /// An executable found in `PATH`.
-    static func inPath(_ name: String) -> URL? {
-      for directory in (environment["PATH"] ?? "").split(separator: ":") {
-        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      }
-      return nil
-    }
-
-    static let sqlcipher = inPath("sqlcipher")
+    static let sqlcipher = ChildProcess.inPath("sqlcipher")
 
     /// A python3 whose `apsw` module is APSW on SQLite3 Multiple Ciphers.
     static let python: URL? = {
-      guard let python = inPath("python3") else { return nil }
+      guard let python = ChildProcess.inPath("python3") else { return nil }
       let process = Process()
       process.executableURL = python
       process.arguments = ["-c", "import apsw; apsw.mc_version"]

@@ -17,11 +17,7 @@ import Testing
   static let litestream: URL? = {
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["LITESTREAM"], !path.isEmpty { return URL(fileURLWithPath: path) }
-    for directory in (environment["PATH"] ?? "").split(separator: ":") {
-      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("litestream")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    return nil
+    return ChildProcess.inPath("litestream")
   }()
 
   static var litestreamIsRequired: Bool {

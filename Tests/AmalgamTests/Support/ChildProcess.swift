@@ -20,6 +20,15 @@ enum ChildProcess {
     throw Failure("\(name) was not found (swift test builds it); searched \(directories.map(\.path))")
   }
 
+  /// An installed program found in `PATH`, or nil.
+  static func inPath(_ name: String) -> URL? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+
   /// How a child process ended.
   struct Outcome {
     /// The exit status, or the signal number when `signaled`.
