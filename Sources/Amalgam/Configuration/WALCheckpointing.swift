@@ -6,10 +6,9 @@
 /// restart the log under it, and it runs the checkpoints itself, after it has copied the frames; it lets
 /// go of that read transaction while it checkpoints. A checkpoint by the application can land in that
 /// window: once a checkpoint has copied the whole log back, the next commit starts the log over, and the
-/// tool has to notice it missed frames. Litestream's documentation asks applications to leave
-/// checkpoints to it; under a heavy write load, a replica restored while the application ran its own
-/// passive checkpoints held rows that differed from the database's. The checkpoint SQLite runs when the
-/// last connection closes also deletes the log file while the tool may be stopped.
+/// tool has to notice it missed frames. Litestream's documentation asks applications to leave every
+/// checkpoint to it. The checkpoint SQLite runs when the last connection closes also deletes the log file
+/// while the tool may be stopped.
 ///
 /// ```swift
 /// var configuration = Configuration()
