@@ -235,6 +235,19 @@ final class StatementSink: ParameterSink {
   /// sink's encode touches it, on the statement's thread: no runtime exclusivity check, which would cost
   /// two calls per record written.
   @exclusivity(unchecked) private(set) var skippedKey = false
+  /// The keys of the last encode that completed (every parameter given one value), in order, each with
+  /// its parameter (0 for a key the statement has no parameter for). A type encodes the same keys in the
+  /// same order every time, so the next encode compares each key with the remembered one (equal literal
+  /// keys compare in a few instructions) instead of resolving it, and needs no duplicate or missing
+  /// check when all of them match. Parameter names come from the SQL text, which a re-prepare keeps.
+  /// Only this sink's encode touches these, one key at a time.
+  @exclusivity(unchecked) private var memo = NamedBinding()
+  @exclusivity(unchecked) private var hasMemo = false
+  /// The keys of the running encode once it left the memo: the next memo if the encode completes.
+  @exclusivity(unchecked) private var recording = NamedBinding()
+  /// How many keys of the running encode matched the memo, in order; -1 once one did not (or there is
+  /// no memo), after which every key goes through the resolver.
+  @exclusivity(unchecked) private var matched = -1
 
   init(statement: Statement) {
     self.statement = Unretained(statement)
@@ -245,7 +258,25 @@ final class StatementSink: ParameterSink {
     self.options = options
     resolver.restart()
     skippedKey = false
+    if hasMemo {
+      matched = 0
+    } else {
+      matched = -1
+      recording.removeAll()
+    }
     isEncoding = true
+  }
+
+  /// Continues the running encode through the resolver: the keys that matched the memo so far are
+  /// recorded and marked as given.
+  private func leaveMemo() {
+    recording.removeAll()
+    for position in 0..<matched {
+      let index = memo.indexes[position]
+      recording.append(memo.names[position], index)
+      if index != 0 { resolver.markGiven(index) }
+    }
+    matched = -1
   }
 
   func end() { isEncoding = false }
@@ -256,7 +287,16 @@ final class StatementSink: ParameterSink {
   }
 
   /// Throws for the first parameter given no value.
-  func finish() throws { try resolver.finish() }
+  func finish() throws {
+    if matched >= 0 {
+      // The same keys as the last encode that completed: every parameter got one value.
+      if matched == memo.count { return }
+      leaveMemo()
+    }
+    try resolver.finish()
+    swap(&memo, &recording)
+    hasMemo = true
+  }
 
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
     guard let index = try parameterIndex(forKey: key) else { return }
@@ -273,7 +313,21 @@ final class StatementSink: ParameterSink {
     guard isEncoding else {
       throw DatabaseError.codingFailed("StatementEncoder: an encoding container was used after its encode returned")
     }
-    guard let index = try resolver.resolveIfPresent(key) else {
+    if matched >= 0 {
+      if matched < memo.count, memo.isName(key, at: matched) {
+        let index = memo.indexes[matched]
+        matched &+= 1
+        guard index != 0 else {
+          skippedKey = true
+          return nil
+        }
+        return index
+      }
+      leaveMemo()
+    }
+    let index = try resolver.resolveIfPresent(key)
+    recording.append(key, index ?? 0)
+    guard let index else {
       skippedKey = true
       return nil
     }

@@ -94,6 +94,12 @@ struct NamedBinding {
     names.append(name)
     indexes.append(index)
   }
+
+  /// Forgets every name, keeping the storage.
+  mutating func removeAll() {
+    names.removeAll(keepingCapacity: true)
+    indexes.removeAll(keepingCapacity: true)
+  }
 }
 
 /// The set of parameter indexes bound so far: a bit mask for up to 64 parameters, a `Set` beyond.
@@ -171,6 +177,12 @@ struct NamedParameterResolver {
     guard bound.insert(index) else { throw DatabaseError.duplicateParameter(name: name, sql: statement.sql) }
     hint = index &+ 1
     return index
+  }
+
+  /// Records that the parameter at `index` (1-based) was given a value found without ``resolve(_:)``.
+  mutating func markGiven(_ index: Int32) {
+    _ = bound.insert(index)
+    hint = index &+ 1
   }
 
   /// The 1-based index of the parameter named `name`.

@@ -73,6 +73,63 @@ import Testing
     #expect(try db.fetchAll(String.self, sql: "SELECT a || b FROM t") == ["2x"])
   }
 
+  /// Encodes `a` and `b`, or only `a`, or `a` twice, or `b` before `a`, or an extra key: one statement
+  /// remembers the keys of its last complete encode, and every other key list must still be checked.
+  struct Varying: Encodable {
+    enum Shape { case both, onlyA, twiceA, swapped, extra }
+    var shape: Shape
+    var a: Int
+    var b: Int
+    enum CodingKeys: String, CodingKey { case a, b, c }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      switch shape {
+      case .both:
+        try container.encode(a, forKey: .a)
+        try container.encode(b, forKey: .b)
+      case .onlyA:
+        try container.encode(a, forKey: .a)
+      case .twiceA:
+        try container.encode(a, forKey: .a)
+        try container.encode(b, forKey: .b)
+        try container.encode(a, forKey: .a)
+      case .swapped:
+        try container.encode(b, forKey: .b)
+        try container.encode(a, forKey: .a)
+      case .extra:
+        try container.encode(a, forKey: .a)
+        try container.encode(b, forKey: .b)
+        try container.encode(0, forKey: .c)
+      }
+    }
+  }
+
+  @Test func anEncodeThatLeavesTheRememberedKeysIsCheckedInFull() throws {
+    let db = try Database()
+    try db.execute(sql: "CREATE TABLE t(a, b)")
+    let statement = try db.prepare(sql: "INSERT INTO t VALUES (:a, :b)")
+    try statement.bind(Varying(shape: .both, a: 1, b: 2)).execute()
+    try statement.bind(Varying(shape: .both, a: 3, b: 4)).execute()
+    // Fewer keys than the remembered encode: :b keeps 4 from the last bind, which must not be reused.
+    #expect(throws: DatabaseError.missingParameter(name: ":b", sql: statement.sql)) {
+      try statement.bind(Varying(shape: .onlyA, a: 5, b: 6))
+    }
+    // The remembered keys, then one of them again.
+    #expect(throws: DatabaseError.duplicateParameter(name: "a", sql: statement.sql)) {
+      try statement.bind(Varying(shape: .twiceA, a: 5, b: 6))
+    }
+    // Another order binds each value to its own parameter, and becomes the remembered one.
+    try statement.bind(Varying(shape: .swapped, a: 7, b: 8)).execute()
+    try statement.bind(Varying(shape: .swapped, a: 9, b: 10)).execute()
+    try statement.bind(Varying(shape: .both, a: 11, b: 12)).execute()
+    // A key without a parameter is ignored by a plain encode, every time.
+    try statement.bind(Varying(shape: .extra, a: 13, b: 14)).execute()
+    try statement.bind(Varying(shape: .extra, a: 15, b: 16)).execute()
+    #expect(
+      try db.fetchAll(String.self, sql: "SELECT a || ':' || b FROM t ORDER BY a")
+        == ["1:2", "3:4", "7:8", "9:10", "11:12", "13:14", "15:16"])
+  }
+
   struct Two: Decodable, Equatable { var x: Int; var y: String }
   struct Swapped: Decodable, Equatable { var y: String; var x: Int }
 
