@@ -456,7 +456,29 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @discardableResult
   public func bind(parameters: KeyValuePairs<String, (any ParameterBindable)?>) throws -> Statement {
-    try bindNamed(parameters)
+    try checkOpen()
+    // A call site's literal gives the same names in the same order every time: when they are those of
+    // the last complete bind by name (``namedBinding``), each costs one comparison. Each pair is copied
+    // out once (a copy goes through runtime metadata: the value is an existential).
+    let count = parameters.count
+    // No pairs at all are checked in full: an empty list is also what a statement remembers before its
+    // first bind by name.
+    if count > 0, count == namedBinding.count {
+      var remembered = true
+      for position in 0..<count {
+        let pair = parameters[position]
+        guard namedBinding.isName(pair.key, at: position) else {
+          remembered = false
+          break
+        }
+        try pair.value.bindOrNull(to: self, at: namedBinding.indexes[position])
+      }
+      if remembered { return self }
+    }
+    try rememberNamedBinding(parameters.map(\.key))
+    for (position, pair) in parameters.enumerated() {
+      try pair.value.bindOrNull(to: self, at: namedBinding.indexes[position])
+    }
     return self
   }
 
@@ -500,7 +522,9 @@ extension Statement {
       }
       position &+= 1
     }
-    if remembered, position == namedBinding.count { return self }
+    // No pairs at all are checked in full (an empty list is also what a statement remembers before
+    // its first bind by name): the statement may have parameters that need a value.
+    if remembered, position > 0, position == namedBinding.count { return self }
     var names: [String] = []
     for pair in repeat each pairs { names.append(pair.0) }
     try rememberNamedBinding(names)

@@ -118,6 +118,33 @@ struct StatementParameterTests {
     #expect(try other.firstRow() == [3, 2, 1])
   }
 
+  @Test func literalPairsBoundAgainReuseTheirNamesAndAnyChangeOfNamesResolvesAgain() throws {
+    let db = try Database()
+    let statement = try db.prepare(sql: "SELECT :a, @b, $c")
+    try statement.bind(parameters: ["a": 1, "b": 2, "c": 3])
+    #expect(try statement.firstRow() == [1, 2, 3])
+    try statement.bind(parameters: ["a": 4, "b": 5, "c": nil])
+    #expect(try statement.firstRow() == [4, 5, .null])
+    // Another order, and the names of a pack bind, which shares what the statement remembers.
+    try statement.bind(parameters: ["c": 7, "a": 8, "b": 9])
+    #expect(try statement.firstRow() == [8, 9, 7])
+    try statement.bind(named: ("a", 10), ("b", 11), ("c", 12))
+    try statement.bind(parameters: ["a": 13, "b": 14, "c": 15])
+    #expect(try statement.firstRow() == [13, 14, 15])
+    // Three names again, one of them unknown or repeated: checked in full.
+    #expect(throws: DatabaseError.noSuchParameter(name: "d", sql: statement.sql)) {
+      try statement.bind(parameters: ["a": 0, "b": 0, "d": 0])
+    }
+    #expect(throws: DatabaseError.duplicateParameter(name: "a", sql: statement.sql)) {
+      try statement.bind(parameters: ["a": 0, "b": 0, "a": 0])
+    }
+    #expect(throws: DatabaseError.missingParameter(name: "$c", sql: statement.sql)) {
+      try statement.bind(parameters: ["a": 0, "b": 0])
+    }
+    try statement.bind(parameters: ["a": 16, "b": 17, "c": 18])
+    #expect(try statement.firstRow() == [16, 17, 18])
+  }
+
   @Test func everyNumberOfValuesBindsEachToItsOwnParameterByPositionAndByName() throws {
     let db = try Database()
     // Parameter i weighs i and is given i * i: any other pairing of values and parameters gives a smaller sum.
