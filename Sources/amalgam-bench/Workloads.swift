@@ -116,6 +116,22 @@ func textAndBlobC(_ handle: OpaquePointer) throws -> Int {
   return sum
 }
 
+/// Workload 28 through the C API: the text and the blob read where SQLite holds them, as C code does.
+func textAndBlobInPlaceC(_ handle: OpaquePointer) throws -> Int {
+  let statement = try prepareC(handle, "SELECT title, payload FROM documents")
+  defer { sqlite3_finalize(statement) }
+  var sum = 0
+  while sqlite3_step(statement) == SQLITE_ROW {
+    guard let text = sqlite3_column_text(statement, 0), let blob = sqlite3_column_blob(statement, 1) else {
+      throw BenchmarkFailure(description: "out of memory")
+    }
+    let textCount = Int(sqlite3_column_bytes(statement, 0))
+    let blobCount = Int(sqlite3_column_bytes(statement, 1))
+    sum &+= textCount &+ blobCount &+ Int(text[0]) &+ Int(blob.load(fromByteOffset: 63, as: UInt8.self))
+  }
+  return sum
+}
+
 func allWorkloads() -> [Workload] {
   [
     Workload(
@@ -369,6 +385,18 @@ func allWorkloads() -> [Workload] {
           let title: String = try row.value(at: 0)
           let payload: [UInt8] = try row.value(at: 1)
           sum &+= title.utf8.count &+ payload.count &+ Int(title.utf8.first ?? 0) &+ Int(payload[63])
+        }
+        return sum
+      }),
+    Workload(
+      number: 28, name: "workload 7 read in place with row.withUnsafeBytes(at:), C in place too", target: 1.15,
+      c: textAndBlobInPlaceC,
+      amalgam: { db in
+        let statement = try db.prepare(sql: "SELECT title, payload FROM documents")
+        var sum = 0
+        while let row = try statement.step() {
+          sum &+= try row.withUnsafeBytes(at: 0) { text in (text?.count ?? 0) &+ Int(text?.first ?? 0) }
+          sum &+= try row.withUnsafeBytes(at: 1) { blob in (blob?.count ?? 0) &+ Int(blob?[63] ?? 0) }
         }
         return sum
       }),

@@ -15,6 +15,30 @@ struct RowTests {
     return db
   }
 
+  @Test func withUnsafeBytesHandsOverEachStorageClassWithoutACopy() throws {
+    let db = try Database()
+    let statement = try db.prepare(
+      sql: "SELECT x'00ff10', 'é€', CAST(x'c328' AS TEXT), NULL, x'', '', 42, 2.5")
+    let row = try #require(try statement.step())
+    func bytes(_ index: Int) throws -> [UInt8]? { try row.withUnsafeBytes(at: index) { $0.map { [UInt8]($0) } } }
+    #expect(try bytes(0) == [0x00, 0xFF, 0x10])
+    #expect(try bytes(1) == Array("é€".utf8))
+    #expect(try bytes(2) == [0xC3, 0x28])  // text that is not valid UTF-8, as stored
+    #expect(try bytes(3) == nil)
+    #expect(try bytes(4) == [])
+    #expect(try bytes(5) == [])
+    #expect(try bytes(6) == Array("42".utf8))
+    #expect(try bytes(7) == Array("2.5".utf8))
+    let sum = try row.withUnsafeBytes(at: 0) { bytes in bytes?.reduce(0) { $0 &+ Int($1) } ?? 0 }
+    #expect(sum == 0xFF + 0x10)
+    #expect(throws: DatabaseError.columnIndexOutOfRange(index: 8, count: 8)) { try bytes(8) }
+    #expect(throws: DatabaseError.columnIndexOutOfRange(index: -1, count: 8)) { try bytes(-1) }
+    struct Stop: Error, Equatable {}
+    #expect(throws: Stop()) { try row.withUnsafeBytes(at: 0) { _ in throw Stop() } }
+    // The statement goes on normally after a body threw.
+    #expect(try statement.step() == nil)
+  }
+
   @Test func typedReadsByIndexAndByName() throws {
     let db = try personDatabase()
     let statement = try db.prepare(sql: "SELECT id, name, age, score, photo FROM person WHERE id = 1")
