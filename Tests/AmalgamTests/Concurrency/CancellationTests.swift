@@ -12,18 +12,30 @@ extension ConcurrencyTests {
 
     /// Starts `operation` in a task, cancels it after `delay`, and returns what it threw and how long
     /// after the cancellation it finished.
+    ///
+    /// The task runs on a thread of its own (``DedicatedThreadExecutor``), and the time is taken there,
+    /// when `operation` returns or throws: on the cooperative pool, the task would wait for a free thread
+    /// before it could finish, and other suites' long synchronous tests can hold both threads of a
+    /// 2-core machine for seconds, which the bound would count against the interrupt.
     private func cancel<T: Sendable>(
       after delay: Duration = .milliseconds(100), _ operation: @escaping @Sendable () async throws -> T
     ) async -> (error: (any Error)?, seconds: Double) {
-      let task = Task { try await operation() }
+      let task = Task(executorPreference: Self.executor) { () -> (error: (any Error)?, end: DispatchTime) in
+        do {
+          _ = try await operation()
+          return (nil, DispatchTime.now())
+        } catch {
+          return (error, DispatchTime.now())
+        }
+      }
       try? await Task.sleep(for: delay)
       let start = DispatchTime.now()
       task.cancel()
-      let result = await task.result
-      let seconds = seconds(since: start)
-      if case .failure(let error) = result { return (error, seconds) }
-      return (nil, seconds)
+      let (error, end) = await task.value
+      return (error, Double(end.uptimeNanoseconds &- start.uptimeNanoseconds) / 1e9)
     }
+
+    static let executor = DedicatedThreadExecutor()
 
     private func makeQueue() throws -> DatabaseQueue {
       let queue = try DatabaseQueue()
@@ -201,5 +213,16 @@ extension ConcurrencyTests {
       cancelled.signal()
       #expect(try await task.value == true)
     }
+  }
+}
+
+/// Runs tasks that prefer it on a serial dispatch queue of its own, outside Swift's cooperative pool.
+final class DedicatedThreadExecutor: TaskExecutor {
+  private let queue = DispatchQueue(label: "CancellationTests")
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(on: executor) }
   }
 }
