@@ -141,10 +141,22 @@ extension Configuration {
     var options = readOnly ? Database.OpenOptions.readOnly : .default
     options.valueStorage = valueStorage
     #if ENCRYPTION
+      // Litestream reads the file with its own SQLite, which has no key: it replicates nothing, and no
+      // checkpoint ever runs.
+      if key != nil && walCheckpointing == .leftToReplicator {
+        throw ConcurrencyError.invalidConfiguration(
+          "walCheckpointing .leftToReplicator leaves checkpoints to a replication tool (Litestream), which "
+            + "cannot read an encrypted database: the write-ahead log would grow without end. Replicate an "
+            + "encrypted database with amalgam rsync, a backup or changesets")
+      }
       options.key = key
       options.cipher = cipher
+      options.keyCheckBusyTimeout = busyTimeout
     #endif
     let db = try Database(path: path, options: options)
+    #if ENCRYPTION
+      db.encryption.keyIsShared = true
+    #endif
     try db.setBusyTimeout(busyTimeout)
     if !readOnly, let journalMode {
       let actual = try db.prepare(sql: "PRAGMA journal_mode = \(journalMode.rawValue)").front(String.self)

@@ -195,6 +195,8 @@ public final class Database {
       /// Related SQLite3 Multiple Ciphers documentation:
       /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_chacha20/>
       public var cipher: Cipher?
+      /// How long the key check at open waits for locks (``Configuration/busyTimeout``), or nil for not at all.
+      var keyCheckBusyTimeout: Double?
     #endif
 
     /// Creates options; the defaults open read-write, create the file, report extended codes, and
@@ -278,7 +280,7 @@ public final class Database {
     #if ENCRYPTION
       if options.key != nil || options.cipher != nil {
         do {
-          try applyEncryption(key: options.key, cipher: options.cipher)
+          try applyEncryption(key: options.key, cipher: options.cipher, busyTimeout: options.keyCheckBusyTimeout)
         } catch {
           sqlite3_close_v2(handle)
           connection.handle = nil

@@ -176,6 +176,12 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
       if extended == SQLITE_CONSTRAINT | (2 << 8) && message == "constraint failed" {
         message = "constraint failed: the commit hook turned the commit into a rollback"
       }
+      #if ENCRYPTION
+        // SQLite's "file is not a database" says nothing of keys.
+        if resultCode & 0xff == SQLITE_NOTADB, let hint = Database.notADatabaseHint(connection: connection) {
+          message = (message ?? "file is not a database") + ": " + hint
+        }
+      #endif
       let errorOffset = sqlite3_error_offset(connection)
       if errorOffset >= 0 && sql != nil { offset = Int(errorOffset) }
     }

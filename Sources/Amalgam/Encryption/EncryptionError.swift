@@ -18,6 +18,11 @@
     case unknownCipher(String)
     /// The cipher has no parameter of this name, or refused the value.
     case invalidCipherParameter(cipher: String, name: String, value: Int)
+    /// A rekey of the database at the path would leave other connections to it with the old key, unable
+    /// to read: the connection belongs to a ``DatabaseQueue`` or ``DatabasePool``, which opens connections
+    /// with its ``Configuration/key``, or another connection has the file open. See
+    /// ``Database/rekey(to:cipher:schema:)``.
+    case rekeyWouldStrandOtherConnections(path: String)
 
     /// What went wrong, without the key: the same as ``errorDescription``.
     public var description: String { message }
@@ -37,6 +42,11 @@
         return "SQLite3 Multiple Ciphers has no cipher named \(name.debugDescription)"
       case .invalidCipherParameter(let cipher, let name, let value):
         return "The cipher \(cipher) has no parameter \(name.debugDescription) or refuses the value \(value)"
+      case .rekeyWouldStrandOtherConnections(let path):
+        return "Re-keying the database at \(path) would leave its other connections with the old key, unable "
+          + "to read it: close them first (for a DatabaseQueue or DatabasePool, which opens every connection "
+          + "with its Configuration's key: close it, re-key with a Database of its own, and open it again "
+          + "with the new key)"
       }
     }
   }

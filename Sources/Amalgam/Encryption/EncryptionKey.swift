@@ -12,8 +12,8 @@
   ///
   /// An empty passphrase or empty data means no encryption, as in SQLite3 Multiple Ciphers.
   ///
-  /// A key never shows in a description, an error message, a trace or a log: printing one prints
-  /// `EncryptionKey(redacted)`. Amalgam passes it to SQLite with `sqlite3_key_v2`, never in SQL text.
+  /// A key never shows in a description, an error message, a trace, a log or a reflection (`dump`,
+  /// `Mirror`): printing one prints `EncryptionKey(redacted)`, and its mirror has no children. Amalgam passes it to SQLite with `sqlite3_key_v2`, never in SQL text.
   ///
   /// ```swift
   /// var options = Database.OpenOptions()
@@ -23,7 +23,9 @@
   ///
   /// Related SQLite3 Multiple Ciphers documentation:
   /// <https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_capi/>
-  public struct EncryptionKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+  public struct EncryptionKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+  {
     /// The bytes given to `sqlite3_key_v2`.
     let bytes: [UInt8]
 
@@ -44,5 +46,9 @@
 
     /// Never the key itself.
     public var debugDescription: String { description }
+
+    /// A mirror without children, so that `dump` and `Mirror` show no byte of the key, here or in a value
+    /// that holds it (``Database/OpenOptions``, ``Configuration``).
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
   }
 #endif

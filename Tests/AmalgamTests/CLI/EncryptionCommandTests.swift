@@ -61,6 +61,27 @@ extension CommandLineToolTests {
       }
     }
 
+    @Test(arguments: ["sql", "shell"])
+    func pragmaRekeyKeepsTheCipherOfTheCipherOption(command: String) async throws {
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("v3.db").path
+        try Self.makeEncryptedDatabase(at: path, passphrase: "old", cipher: .sqlCipher(version: 3))
+        // Two re-keys in one run: each one keeps SQLCipher 3's format.
+        let rekeys = "PRAGMA rekey = 'middle'; PRAGMA rekey = 'new';"
+        let keyArguments = ["--key", "old", "--cipher", "sqlcipher-v3"]
+        let result =
+          command == "sql"
+          ? try await AmalgamTool.run(["sql", path, rekeys] + keyArguments)
+          : try await AmalgamTool.run(["shell"] + keyArguments + [path], standardInput: rekeys + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        var options = Database.OpenOptions()
+        options.key = .passphrase("new")
+        options.cipher = .sqlCipher(version: 3)
+        let db = try Database(path: path, options: options)
+        #expect(try db.prepare(sql: "SELECT word FROM secret").front(String.self) == "swordfish")
+      }
+    }
+
     @Test func infoNamesTheEncryptionLibraryAndNoKey() async throws {
       let result = try await AmalgamTool.run(["info"])
       #expect(result.stdout.contains("encryption:") && result.stdout.contains("SQLite3 Multiple Ciphers 2.4.0"))

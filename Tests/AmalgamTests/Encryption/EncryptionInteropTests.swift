@@ -91,7 +91,7 @@
 
     /// The Python program that reads `path` with APSW and SQLite3 Multiple Ciphers, or writes it when
     /// `write` is set, with the cipher's `PRAGMA`s before the key.
-    static func apswScript(cipherPragmas: String) -> String {
+    static func apswScript(cipherPragmas: String, passphrase: String = passphrase) -> String {
       """
       import apsw, sys
       path, write = sys.argv[1], sys.argv[2] == "write"
@@ -131,6 +131,54 @@
         let write = try await ChildProcess.run(python, ["-c", script, theirs, "write"], in: directory)
         #expect(write.status == 0, "\(write.stderr)")
         #expect(try Self.readWithAmalgam(theirs, cipher) == Self.expected)
+      }
+    }
+
+    static let newPassphrase = "interop new passphrase"
+
+    /// Writes `path` with `cipher`, then re-keys it to ``newPassphrase`` naming no cipher.
+    static func writeAndRekeyWithoutACipher(_ path: String, _ cipher: Cipher) throws {
+      try writeWithAmalgam(path, cipher)
+      let db = try Database(path: path, options: options(cipher))
+      try db.rekey(to: .passphrase(newPassphrase))
+      try db.close()
+    }
+
+    @Test(.enabled(if: sqlcipher != nil || required, "the sqlcipher shell is not installed"))
+    func aRekeyWithoutACipherKeepsSQLCipherThreeForSqlcipherToRead() async throws {
+      let sqlcipher = try #require(Self.sqlcipher, "sqlcipher was not found in PATH (apt-get install sqlcipher)")
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("rekeyed-v3.db").path
+        try Self.writeAndRekeyWithoutACipher(path, .sqlCipher(version: 3))
+        let read = try await ChildProcess.run(
+          sqlcipher,
+          [
+            "-batch", "-cmd", "PRAGMA key = '\(Self.newPassphrase)';", path,
+            "SELECT id || ':' || name || ':' || coalesce(hex(data), '') FROM item ORDER BY id;",
+          ], in: directory)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.split(separator: "\n").map(String.init) == Self.expected)
+      }
+    }
+
+    @Test(
+      .enabled(if: python != nil || required, "APSW on SQLite3 Multiple Ciphers is not installed"),
+      arguments: [
+        (Cipher.aes256CBC, #"["PRAGMA cipher = 'aes256cbc'"]"#),
+        (Cipher.sqlCipher(version: 3), #"["PRAGMA cipher = 'sqlcipher'", "PRAGMA legacy = 3"]"#),
+        (Cipher.chaCha20.setting("kdf_iter", to: 1_000), #"["PRAGMA cipher = 'chacha20'", "PRAGMA kdf_iter = 1000"]"#),
+      ])
+    func aRekeyWithoutACipherKeepsTheCipherAndItsParametersForAPSWToRead(
+      cipher: Cipher, pragmas: String
+    ) async throws {
+      let python = try #require(Self.python, "python3 with apsw-sqlite3mc was not found (pip install apsw-sqlite3mc)")
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("rekeyed.db").path
+        try Self.writeAndRekeyWithoutACipher(path, cipher)
+        let script = Self.apswScript(cipherPragmas: pragmas, passphrase: Self.newPassphrase)
+        let read = try await ChildProcess.run(python, ["-c", script, path, "read"], in: directory)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.split(separator: "\n").map(String.init) == Self.expected)
       }
     }
   }

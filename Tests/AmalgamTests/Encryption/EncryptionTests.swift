@@ -223,6 +223,46 @@
       }
     }
 
+    @Test func rekeyWithoutACipherKeepsEachSchemasCipherAndSQLsPragmaRekeyTheMainOne() throws {
+      try withTemporaryDirectory { directory in
+        let main = directory.appendingPathComponent("main.db").path
+        let other = directory.appendingPathComponent("other.db").path
+        let otherKey = EncryptionKey.passphrase("other key")
+        try Self.createDatabase(at: main, cipher: .sqlCipher(version: 3))
+        try Self.createDatabase(at: other, key: otherKey, cipher: .aes256CBC)
+        let db = try Database(path: main, options: Self.options(Self.key, .sqlCipher(version: 3)))
+        try db.attach(path: other, as: "other", key: otherKey, cipher: .aes256CBC)
+        try db.rekey(to: .passphrase("main 2"))
+        try db.rekey(to: .passphrase("other 2"), schema: "other")
+        // SQL's own rekey, after all that, still takes the main database's cipher.
+        try db.execute(sql: "PRAGMA rekey = 'main 3'")
+        try db.close()
+        #expect(
+          try Self.noteCount(Database(path: main, options: Self.options(.passphrase("main 3"), .sqlCipher(version: 3))))
+            == 200)
+        #expect(
+          try Self.noteCount(Database(path: other, options: Self.options(.passphrase("other 2"), .aes256CBC))) == 200)
+        #expect(throws: EncryptionError.wrongKey(path: main)) {
+          try Database(path: main, options: Self.options(.passphrase("main 3")))
+        }
+      }
+    }
+
+    @Test func aCipherNamedAgainMeansItsOwnParametersNotThoseItWasOpenedWith() throws {
+      try withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("kdf.db").path
+        let fewIterations = Cipher.chaCha20.setting("kdf_iter", to: 1_000)
+        try Self.createDatabase(at: path, cipher: fewIterations)
+        let db = try Database(path: path, options: Self.options(Self.key, fewIterations))
+        try db.rekey(to: Self.key, cipher: .chaCha20)
+        try db.close()
+        #expect(try Self.noteCount(Database(path: path, options: Self.options(Self.key, .chaCha20))) == 200)
+        #expect(throws: EncryptionError.wrongKey(path: path)) {
+          try Database(path: path, options: Self.options(Self.key, fewIterations))
+        }
+      }
+    }
+
     @Test func attachTakesItsOwnKeyOrNoneAndKeepsTheKeyOutOfTraces() throws {
       try withTemporaryDirectory { directory in
         let main = directory.appendingPathComponent("main.db").path
