@@ -13,9 +13,11 @@
 #endif
 
 // The ENCRYPTION trait compiles SQLite3 Multiple Ciphers, SQLite 3.53.4 with its ciphers in one amalgamation
-// (Vendor/SQLite3MultipleCiphers), in place of SQLite's own; every other option applies to it alike.
+// (Vendor/SQLite3MultipleCiphers), in place of SQLite's own; every other option applies to it alike. The
+// file compiled is the vendored one with the fixes in Vendor/SQLite3MultipleCiphers/patches applied, as
+// Scripts/update-sqlite makes it.
 #if defined(AMALGAM_ENABLE_ENCRYPTION)
-#include "../../Vendor/SQLite3MultipleCiphers/sqlite3mc_amalgamation.c"
+#include "../../Vendor/SQLite3MultipleCiphers/patched/sqlite3mc_amalgamation.c"
 #else
 #include "../../Vendor/SQLite/sqlite3.c"
 #endif

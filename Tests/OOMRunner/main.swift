@@ -246,8 +246,8 @@ func runScript() throws {
 #if ENCRYPTION
   // SQLite3 Multiple Ciphers 2.4.0 does not check the allocations of its one-time initialisation (its cipher
   // tables: a failed one is written through a NULL pointer in sqlite3mc_initialize, called by the first
-  // sqlite3_initialize). That code cannot be fixed here (Vendor/ is never edited): initialise before the
-  // failures are armed, so that the runs test everything after it.
+  // sqlite3_initialize). Vendor/SQLite3MultipleCiphers/patches fixes what opening a connection does, not
+  // that: initialise before the failures are armed, so that the runs test everything after it.
   guard sqlite3_initialize() == SQLITE_OK else {
     FileHandle.standardError.write(Data("amalgam-oom-runner: sqlite3_initialize failed\n".utf8))
     exit(2)

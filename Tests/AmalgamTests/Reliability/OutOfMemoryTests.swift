@@ -33,18 +33,6 @@ import Testing
     let path = directory.appendingPathComponent("oom.sqlite").path
     for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     let outcome = try await ChildProcess.run(executable, [path, String(failAt), mode], in: directory)
-    #if ENCRYPTION
-      // SQLite3 Multiple Ciphers 2.4.0 copies its cipher parameter tables for each new connection without
-      // checking one of the two allocations (sqlite3mcCloneCodecParameterTable): a failure there crashes
-      // inside sqlite3_open_v2. Vendored code is never edited here; that crash, and only that one, is a
-      // known issue of the ENCRYPTION build.
-      if outcome.signaled && outcome.stderr.contains("sqlite3mcCloneCodecParameterTable") {
-        withKnownIssue("SQLite3 Multiple Ciphers 2.4.0: unchecked allocation in sqlite3mcCloneCodecParameterTable") {
-          Issue.record("N=\(failAt) \(mode): crashed in SQLite3 Multiple Ciphers while opening")
-        }
-        return Run(failAt: failAt, line: "error step=open: SQLITE_NOMEM (SQLite3 Multiple Ciphers crashed)")
-      }
-    #endif
     #expect(!outcome.signaled, "N=\(failAt) \(mode): killed by signal \(outcome.status)\n\(outcome.stderr)")
     #expect(outcome.status == 0, "N=\(failAt) \(mode): \(outcome.stdout)\(outcome.stderr)")
     let run = Run(failAt: failAt, line: outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
