@@ -340,6 +340,15 @@ enum CommandLineTool {
   /// `amalgam --replica ORIGIN REPLICA`) for the replica side when both databases are local.
   static func runRsync(_ arguments: [String], errors: OutputBuffer) -> Int32 {
     #if ENABLE_DBPAGE_VTAB
+      var arguments = arguments
+      if arguments.first == "--replica" || arguments.first == "--origin" {
+        #if ENCRYPTION
+          RsyncKey.prepareOtherSide(&arguments)
+        #endif
+      } else if let problem = RsyncKey.prepareOriginSide(&arguments) {
+        errors.write("amalgam: error: rsync: \(problem.message)\n")
+        return problem.usage ? usageFailure : failure
+      }
       let program =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? Bundle.main.executablePath ?? CommandLine.arguments.first ?? "amalgam"

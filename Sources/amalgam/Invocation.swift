@@ -208,6 +208,7 @@ let usageSynopsis = """
     amalgam shell [--key-env NAME | --key-file PATH | --key TEXT] [--cipher NAME]
                   [SHELL OPTIONS] [DATABASE [SQL...]]
     amalgam rsync ORIGIN REPLICA [-v] [--wal-only] [--exe PATH] [--ssh PATH]
+    amalgam rsync (--key-env NAME | --key-file PATH | --key TEXT) [--cipher NAME] ORIGIN REPLICA
     amalgam help
 
   """
@@ -248,7 +249,9 @@ let usageText = """
                  read meanwhile. Either may be USER@HOST:PATH, reached over ssh, where
                  --exe names the program to run (sqlite3_rsync, or amalgam, which runs
                  the remote side as "amalgam --replica" or "amalgam --origin"). Needs the
-                 ENABLE_DBPAGE_VTAB trait. "amalgam rsync --help" lists its options.
+                 ENABLE_DBPAGE_VTAB trait. "amalgam rsync --help" lists its options. Key
+                 options (ENCRYPTION trait) open both databases with the same key; both
+                 must then be local.
     help         Print this help.
 
   ARGUMENTS:

@@ -28,9 +28,11 @@
       public let value: Int
     }
 
-    /// A cipher by its SQLite3 Multiple Ciphers name, with parameters applied in order. Opening
-    /// throws ``EncryptionError/unknownCipher(_:)`` or ``EncryptionError/invalidCipherParameter(cipher:name:value:)``
-    /// when SQLite3 Multiple Ciphers does not know the name or refuses a value.
+    /// A cipher by its SQLite3 Multiple Ciphers name, with parameters applied in order; the parameters
+    /// left out take SQLite3 Multiple Ciphers' defaults. Opening throws ``EncryptionError/unknownCipher(_:)``
+    /// or ``EncryptionError/invalidCipherParameter(cipher:name:value:)`` when SQLite3 Multiple Ciphers does
+    /// not know the name or refuses a value, for a name with a NUL character, a parameter name with a
+    /// `default:`, `min:` or `max:` prefix, and a `sqlcipher` `legacy` version other than 1 to 4.
     public init(name: String, parameters: KeyValuePairs<String, Int> = [:]) {
       self.name = name
       self.parameters = parameters.map { Parameter(name: $0.key, value: $0.value) }
@@ -57,7 +59,8 @@
 
     /// SQLCipher's format (AES-256 in CBC mode with an HMAC per page). `version` 1 to 4 reads and
     /// writes the databases of that SQLCipher major version with its default settings (key-derivation
-    /// iterations, HMAC, page size); 4 is SQLCipher 4's, the current one.
+    /// iterations, HMAC, page size); 4 is SQLCipher 4's, the current one. Any other version makes
+    /// opening throw ``EncryptionError/invalidCipherParameter(cipher:name:value:)``.
     public static func sqlCipher(version: Int = 4) -> Cipher {
       Cipher(name: "sqlcipher", parameters: ["legacy": version])
     }

@@ -82,6 +82,53 @@ extension CommandLineToolTests {
       }
     }
 
+    #if ENABLE_DBPAGE_VTAB
+      @Test func rsyncCopiesAnEncryptedDatabaseWhoseSidesHaveTheSameKey() async throws {
+        try await withTemporaryDirectory { directory in
+          let origin = directory.appendingPathComponent("origin.db").path
+          let replica = directory.appendingPathComponent("replica.db").path
+          var configuration = Configuration()
+          configuration.key = .passphrase("rsync secret")
+          let pool = try DatabasePool(path: origin, configuration: configuration)
+          try await pool.write { db in
+            try db.batch(
+              sql: """
+                CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+                WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 1000)
+                INSERT INTO note SELECT n, 'plaintext note ' || n FROM k;
+                """)
+          }
+          let arguments = ["rsync", "--key", "rsync secret", origin, replica]
+          let digest = "SELECT count(*) || ':' || group_concat(body, ',') FROM (SELECT body FROM note ORDER BY id)"
+          for round in 1...2 {
+            let result = try await AmalgamTool.run(arguments)
+            #expect(result.status == 0, "round \(round): \(result.stderr)")
+            let expected = try await pool.read { db in try db.prepare(sql: digest).front(String.self) }
+            let copy = try DatabaseQueue(path: replica, configuration: configuration)
+            let copied = try await copy.read { db in
+              (
+                try db.prepare(sql: digest).front(String.self),
+                try db.prepare(sql: "PRAGMA integrity_check").front(String.self)
+              )
+            }
+            #expect(copied.0 == expected && copied.1 == "ok", "round \(round)")
+            try copy.close()
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: replica))
+            #expect(bytes.range(of: Data("plaintext note".utf8)) == nil)
+            #expect(!bytes.starts(with: Data("SQLite format 3".utf8)))
+            try await pool.write { db in
+              try db.execute(sql: "UPDATE note SET body = body || ' again' WHERE id % 10 = 0")
+            }
+          }
+          try pool.close()
+          // sqlite3_rsync starts a remote side with arguments only: a key is for two local databases.
+          let remote = try await AmalgamTool.run(["rsync", "--key", "rsync secret", origin, "user@host:replica.db"])
+          #expect(remote.status == 2)
+          #expect(remote.stderr.contains("two local databases only") && !remote.stderr.contains("rsync secret"))
+        }
+      }
+    #endif
+
     @Test func infoNamesTheEncryptionLibraryAndNoKey() async throws {
       let result = try await AmalgamTool.run(["info"])
       #expect(result.stdout.contains("encryption:") && result.stdout.contains("SQLite3 Multiple Ciphers 2.4.0"))

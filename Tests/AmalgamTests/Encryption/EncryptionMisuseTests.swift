@@ -158,8 +158,8 @@
       return children.contains { reflectsBytes($0, of: bytes) }
     }
 
-    @Test func walCheckpointingLeftToReplicatorIsRefusedWithAKey() async throws {
-      try await withTemporaryDirectory { directory in
+    @Test func walCheckpointingLeftToReplicatorIsRefusedWithAKey() throws {
+      try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("replicated.db").path
         var configuration = Configuration()
         configuration.key = Self.key
