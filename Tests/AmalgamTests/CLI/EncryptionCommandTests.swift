@@ -83,12 +83,14 @@ extension CommandLineToolTests {
     }
 
     #if ENABLE_DBPAGE_VTAB
-      @Test func rsyncCopiesAnEncryptedDatabaseWhoseSidesHaveTheSameKey() async throws {
+      @Test(arguments: [nil, "sqlcipher-v3"])
+      func rsyncCopiesAnEncryptedDatabaseWhoseSidesHaveTheSameKey(cipher: String?) async throws {
         try await withTemporaryDirectory { directory in
           let origin = directory.appendingPathComponent("origin.db").path
           let replica = directory.appendingPathComponent("replica.db").path
           var configuration = Configuration()
           configuration.key = .passphrase("rsync secret")
+          configuration.cipher = cipher == nil ? nil : .sqlCipher(version: 3)
           let pool = try DatabasePool(path: origin, configuration: configuration)
           try await pool.write { db in
             try db.batch(
@@ -98,7 +100,8 @@ extension CommandLineToolTests {
                 INSERT INTO note SELECT n, 'plaintext note ' || n FROM k;
                 """)
           }
-          let arguments = ["rsync", "--key", "rsync secret", origin, replica]
+          let arguments =
+            ["rsync", "--key", "rsync secret"] + (cipher.map { ["--cipher", $0] } ?? []) + [origin, replica]
           let digest = "SELECT count(*) || ':' || group_concat(body, ',') FROM (SELECT body FROM note ORDER BY id)"
           for round in 1...2 {
             let result = try await AmalgamTool.run(arguments)
