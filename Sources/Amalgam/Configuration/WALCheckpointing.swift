@@ -27,6 +27,8 @@ public enum WALCheckpointing: Sendable, Hashable, CaseIterable {
   /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), and ``DatabaseWriter/checkpoint(_:schema:)`` refuses every
   /// mode with ``ConcurrencyError/invalidConfiguration(_:)``. The log grows until the tool checkpoints it:
   /// run the tool whenever the application writes. Keep ``Configuration/busyTimeout`` at a few seconds:
-  /// the tool takes the write lock briefly when it checkpoints.
+  /// the tool takes the write lock briefly when it checkpoints. With a ``Configuration/key`` (trait
+  /// `ENCRYPTION`), opening throws ``ConcurrencyError/invalidConfiguration(_:)``: the tool cannot read an
+  /// encrypted database, so it would never checkpoint.
   case leftToReplicator
 }

@@ -225,7 +225,8 @@ struct DatabaseOpeningTests {
         _ = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
       }
       #expect(error?.code == .notADatabase)
-      #expect(error?.message == "file is not a database")
+      // SQLite's message; with the ENCRYPTION trait it goes on to say the file looks encrypted.
+      #expect(error?.message.hasPrefix("file is not a database") == true)
     }
   }
 

@@ -160,7 +160,8 @@ extension ReliabilityTests {
         try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: SQLiteError.self) { _ = try Database.openUntrusted(path: path) }
         #expect(error?.code == .notADatabase)
-        #expect(error?.message == "file is not a database")
+        // SQLite's message; with the ENCRYPTION trait it goes on to say the file looks encrypted.
+        #expect(error?.message.hasPrefix("file is not a database") == true)
       }
     }
 
