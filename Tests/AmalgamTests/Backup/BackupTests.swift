@@ -280,13 +280,14 @@ import Testing
       }
       let release = DispatchSemaphore(value: 0)
       let unlocker = Shared(locker)
+      try source.setBusyTimeout(5)
+      // Taken before the unlocker starts, so the 100 ms it waits before committing all count.
+      let start = DispatchTime.now()
       Thread.detachNewThread {
         usleep(100_000)
         unlocker.withLock { _ = try? $0.execute(sql: "COMMIT") }
         release.signal()
       }
-      try source.setBusyTimeout(5)
-      let start = DispatchTime.now()
       try source.backup(to: destination, busyPause: 0.005)
       release.wait()
       #expect(seconds(since: start) >= 0.09)
@@ -523,15 +524,25 @@ import Testing
     let destination = try DatabaseQueue()
     try destination.sync { db in try db.execute(sql: "CREATE TABLE kept(x)") }
     let started = Signal()
+    let cancelled = Signal()
+    let calls = Shared(0)
     let task = Task {
       try await source.backup(to: destination, pagesPerStep: 1) { _ in
-        started.signal()
-        usleep(2000)
+        // The first step waits until the task is cancelled: the backup cannot finish before it is.
+        let isFirst = calls.withLock { count in
+          count += 1
+          return count == 1
+        }
+        if isFirst {
+          started.signal()
+          cancelled.wait(seconds: 60)
+        }
         return true
       }
     }
-    started.wait()
+    started.wait(seconds: 60)
     task.cancel()
+    cancelled.signal()
     await #expect(throws: CancellationError.self) { try await task.value }
     let tables = try destination.sync { db in
       try db.prepare(sql: "SELECT group_concat(name) FROM sqlite_schema").front(String.self)

@@ -42,10 +42,10 @@ extension ConcurrencyTests {
 
     @Test func aBusyDatabaseIsRetriedUntilTheLockIsReleased() throws {
       try withLockedDatabase(competitorTimeout: 10) { competitor, release in
+        let start = DispatchTime.now()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
           #expect(throws: Never.self) { try release() }
         }
-        let start = DispatchTime.now()
         try competitor.transaction(.immediate) { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         let waited = seconds(since: start)
         #expect(waited >= 0.15)
@@ -61,7 +61,8 @@ extension ConcurrencyTests {
           try competitor.sync { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         }
         #expect(error?.code == .busy)
-        #expect(seconds(since: start) < 0.2)
+        // Well under the default 5 s timeout, with room for a loaded machine.
+        #expect(seconds(since: start) < 2)
         try release()
       }
     }

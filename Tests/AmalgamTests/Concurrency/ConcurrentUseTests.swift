@@ -19,20 +19,23 @@ private final class UnsafeShared: @unchecked Sendable {
     let started = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
     let outcome = Locked<(any Error)?>(nil)
+    // SQLite calls started() from inside sqlite3_step: once it has, the first thread holds the connection.
+    try shared.database.addFunction("started", flags: []) { () -> Int in
+      started.signal()
+      return 1
+    }
     let statement = UnsafeShared(shared.database)
     Thread.detachNewThread {
       do {
-        let query = try statement.database.prepare(sql: Self.endless)
-        started.signal()
+        let query = try statement.database.prepare(
+          sql: "WITH RECURSIVE n(i) AS (SELECT started() UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
         _ = try query.step()
       } catch {
         outcome.withLock { $0 = error }
       }
       finished.signal()
     }
-    started.wait()
-    // Give the first thread time to enter sqlite3_step.
-    Thread.sleep(forTimeInterval: 0.2)
+    #expect(started.wait(timeout: .now() + 60) == .success)
     #expect(throws: DatabaseError.concurrentUse) {
       try shared.database.execute(sql: "SELECT 1")
     }

@@ -489,8 +489,9 @@ struct DatabaseStateTests {
         WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000)
         SELECT count(*) FROM c
         """)
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { box.database.interrupt() }
+    // Taken before the interrupt is scheduled, so that the 0.2 s before it all count.
     let start = ContinuousClock.now
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { box.database.interrupt() }
     let error = #expect(throws: SQLiteError.self) { _ = try statement.step() }
     let elapsed = ContinuousClock.now - start
     #expect(error?.code == .interrupt)
@@ -585,8 +586,8 @@ struct DatabaseStateTests {
       try holder.begin(.immediate)
       let box = CoreInterruptBox(holder)
       // Only the other thread touches `holder` until the waiter got the lock.
-      DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { try? box.database.commit() }
       let start = ContinuousClock.now
+      DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { try? box.database.commit() }
       try waiter.execute(sql: "INSERT INTO t VALUES (1)")
       let elapsed = ContinuousClock.now - start
       #expect(elapsed >= .milliseconds(150))

@@ -79,7 +79,8 @@ private final class ProductCache: Sendable {
       }
     }
     defer { task.cancel() }
-    try await Task.sleep(nanoseconds: 50_000_000)
+    // Notifications start when the task has called changes(in:).
+    #expect(await eventually { !queue.observationCenter.isEmpty })
     try queue.sync { db in try db.execute(sql: "INSERT INTO note(title) VALUES ('n')") }
     try queue.sync { db in try db.execute(sql: "INSERT INTO product(name) VALUES ('p')") }
     #expect(await eventually { productCache.invalidated.current == [["product"]] })

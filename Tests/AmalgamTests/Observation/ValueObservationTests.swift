@@ -278,9 +278,11 @@ private func countNotes(_ db: Database) throws -> Int {
     #expect(await eventually { collector.finished.current })
     #expect(await eventually { weakProbe == nil })
     #expect(queue.observationCenter.isEmpty)
-    // The writer leaves the hooks after its next closure.
-    try await Task.sleep(nanoseconds: 50_000_000)
-    #expect(try queue.sync { db in UpdateHookDispatcher.existing(on: db.connection) } == nil)
+    // The writer leaves the hooks after its next closure (each `sync` below is one).
+    #expect(
+      await eventually {
+        (try? queue.sync { db in UpdateHookDispatcher.existing(on: db.connection) == nil }) == true
+      })
     #expect(try queue.sync { db in AuthorizerDispatcher.existing(on: db.connection) } == nil)
   }
 
