@@ -32,7 +32,8 @@ public struct ZeroBlob: ParameterBindable, Sendable, Hashable {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
   public func bind(to statement: Statement, at index: Int32) throws {
-    try statement.checkOpen()
-    try statement.check(sqlite3_bind_zeroblob64(statement.sqliteHandle, index, UInt64(count)))
+    try statement.whileOpen {
+      try statement.check(sqlite3_bind_zeroblob64(statement.sqliteHandle, index, UInt64(count)))
+    }
   }
 }

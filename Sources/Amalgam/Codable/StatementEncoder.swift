@@ -56,17 +56,19 @@ public struct StatementEncoder: Sendable {
   /// Runs `body` with `statement`'s sink ready to bind named parameters, then throws for the first
   /// parameter `body` gave no value.
   func withSink(of statement: Statement, _ body: (StatementSink) throws -> Void) throws {
-    try statement.checkOpen()
-    // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
-    // encode into the same statement (from inside a property's `encode(to:)`) finds it busy and makes
-    // its own.
-    if let kept = statement.coding.unretainedEncoderSink, kept.withObject({ !$0.isEncoding }) {
-      // The statement holds its sink for good, and the caller holds the statement.
-      try kept.withObject { try encode(into: $0, body) }
-    } else {
-      let sink = StatementSink(statement: statement)
-      statement.coding.keepEncoderSink(sink)
-      try encode(into: sink, body)
+    // Holding the connection for the whole encode: every property binds.
+    try statement.whileOpen {
+      // The statement keeps one sink between encodes, so that encoding a row allocates none; a nested
+      // encode into the same statement (from inside a property's `encode(to:)`) finds it busy and makes
+      // its own.
+      if let kept = statement.coding.unretainedEncoderSink, kept.withObject({ !$0.isEncoding }) {
+        // The statement holds its sink for good, and the caller holds the statement.
+        try kept.withObject { try encode(into: $0, body) }
+      } else {
+        let sink = StatementSink(statement: statement)
+        statement.coding.keepEncoderSink(sink)
+        try encode(into: sink, body)
+      }
     }
   }
 
@@ -350,8 +352,22 @@ final class DictionarySink: ParameterSink {
     try SinkReference.dictionary(Unretained(self)).encodeProperties(of: value)
   }
 
+  /// Whether a `UInt64` or `UInt` above `Int64.max` is stored as the `Int64` with the same bits, as a
+  /// bind does on a connection that stores them so (``ValueStorage/unsignedIntegersAsBitPattern``).
+  var unsignedIntegersAsBitPattern = false
+
   func store<Value: ParameterBindable>(_ value: Value, forKey key: String) throws {
-    values[key] = try value.databaseValue()
+    do {
+      values[key] = try value.databaseValue()
+    } catch let error as DatabaseError where unsignedIntegersAsBitPattern {
+      if let value = value as? UInt64 {
+        values[key] = .integer(Int64(bitPattern: value))
+      } else if let value = value as? UInt, let bits = UInt64(exactly: value) {
+        values[key] = .integer(Int64(bitPattern: bits))
+      } else {
+        throw error
+      }
+    }
   }
 }
 

@@ -111,16 +111,56 @@ final class Connection {
   /// reported with that primary code carries this message; any error report clears it.
   var pendingCallbackError: (code: Int32, message: String)?
 
+  /// Statements released while another thread held the connection: finalizing one then would run inside
+  /// SQLite beside that thread, so it waits here until a thread next claims the connection, the
+  /// connection closes, or it goes. Guarded by its lock.
+  private let deferredFinalizations = LockedState<[OpaquePointer]>([])
+
+  /// 1 while ``deferredFinalizations`` may hold statements, read with a relaxed atomic load on every
+  /// claim so that the common case takes no lock.
+  @usableFromInline let hasDeferredFinalizations: UnsafeMutablePointer<UInt64>
+
   init(handle: OpaquePointer, extendedResultCodes: Bool, valueStorage: ValueStorage) {
     self.handle = handle
     self.extendedResultCodes = extendedResultCodes
     self.valueStorage = valueStorage
     owner = .allocate(capacity: 1)
     owner.initialize(to: 0)
+    hasDeferredFinalizations = .allocate(capacity: 1)
+    hasDeferredFinalizations.initialize(to: 0)
   }
 
   deinit {
+    // Nothing else references the connection now, so no other thread can be inside SQLite on it.
+    finalizeDeferredStatements()
+    // The database went while another thread held the connection (see `Database.deinit`): close it now.
+    if let handle { _ = close(handle) }
     owner.deallocate()
+    hasDeferredFinalizations.deallocate()
+  }
+
+  /// Finalizes a statement (`sqlite3_finalize`) holding the connection; if another thread holds it, the
+  /// statement is finalized later, by the next thread that claims the connection (or when it closes).
+  func finalize(_ statement: OpaquePointer) {
+    let claim = amalgam_claim(owner)
+    guard claim >= 0 else {
+      deferredFinalizations.withLock { $0.append(statement) }
+      amalgam_store_relaxed(hasDeferredFinalizations, 1)
+      return
+    }
+    sqlite3_finalize(statement)
+    if claim > 0 { amalgam_release(owner) }
+  }
+
+  /// Finalizes the statements whose finalization ``finalize(_:)`` deferred. Called holding the connection.
+  @usableFromInline
+  func finalizeDeferredStatements() {
+    amalgam_store_relaxed(hasDeferredFinalizations, 0)
+    let statements = deferredFinalizations.withLock { pending in
+      defer { pending = [] }
+      return pending
+    }
+    for statement in statements { sqlite3_finalize(statement) }
   }
 
   /// The state of type `State` kept for this connection, made on first use.
@@ -143,6 +183,7 @@ final class Connection {
   /// Closes the handle: every state finishes its SQLite objects and unregisters its callbacks, then
   /// `sqlite3_close_v2` runs; the states release their closures once it has succeeded.
   func close(_ handle: OpaquePointer) -> Int32 {
+    finalizeDeferredStatements()
     let states = Array(states.values)
     for state in states { state.connectionWillClose(handle) }
     for state in states { state.unregisterCallbacks(handle) }
@@ -213,18 +254,32 @@ final class Connection {
     return SQLiteError(code: error.extendedCode, message: message, sql: error.sql, offset: error.offset)
   }
 
+  /// Runs `body` holding the connection for the calling thread: another thread that tries to use it
+  /// meanwhile gets ``DatabaseError/concurrentUse``. Everything that reads the connection's state or calls
+  /// into SQLite with its handle or statements does so inside, so that no check is separated from the use
+  /// it guards (a handle read before the claim could be closed by another thread before the call).
+  ///
+  /// - Throws: ``DatabaseError/concurrentUse`` when another thread holds the connection.
+  @inlinable @inline(__always)
+  func holding<T>(_ body: () throws -> T) throws -> T {
+    let claim = amalgam_claim(owner)
+    if claim < 0 { throw DatabaseError.concurrentUse }
+    defer { if claim > 0 { amalgam_release(owner) } }
+    if claim > 0, amalgam_load_relaxed(hasDeferredFinalizations) != 0 { finalizeDeferredStatements() }
+    return try body()
+  }
+
   /// Runs `body` with the open handle, holding the connection for the calling thread.
   ///
   /// - Throws: ``DatabaseError/databaseClosed``, ``DatabaseError/concurrentUse``, or
   ///   ``DatabaseError/reentrantCall(callback:)`` from inside a callback that must not use the connection.
   @inlinable
   func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
-    guard let handle else { throw DatabaseError.databaseClosed }
-    if let restrictedCallback { try restrictedCallback.checkUse() }
-    let claim = amalgam_claim(owner)
-    if claim < 0 { throw DatabaseError.concurrentUse }
-    defer { if claim > 0 { amalgam_release(owner) } }
-    return try body(handle)
+    try holding {
+      guard let handle else { throw DatabaseError.databaseClosed }
+      if let restrictedCallback { try restrictedCallback.checkUse() }
+      return try body(handle)
+    }
   }
 
   /// ``withHandle(_:)`` for preparing (`statement` nil) or running `statement`, which a callback that
@@ -232,12 +287,23 @@ final class Connection {
   /// ``RestrictedCallback/Permission/readOnlyQueries(reason:)``).
   @inlinable
   func withHandle<T>(running statement: OpaquePointer?, _ body: (OpaquePointer) throws -> T) throws -> T {
-    guard let handle else { throw DatabaseError.databaseClosed }
-    if let restrictedCallback { try restrictedCallback.check(statement) }
-    let claim = amalgam_claim(owner)
-    if claim < 0 { throw DatabaseError.concurrentUse }
-    defer { if claim > 0 { amalgam_release(owner) } }
-    return try body(handle)
+    try holding {
+      guard let handle else { throw DatabaseError.databaseClosed }
+      if let restrictedCallback { try restrictedCallback.check(statement) }
+      return try body(handle)
+    }
+  }
+
+  /// Runs `body` holding the open connection, with no callback restriction checked: for calls on a
+  /// statement that are not running it (binding, resetting), which any callback may make.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` or ``DatabaseError/concurrentUse``.
+  @inlinable @inline(__always)
+  func holdingOpen<T>(_ body: () throws -> T) throws -> T {
+    try holding {
+      if handle == nil { throw DatabaseError.databaseClosed }
+      return try body()
+    }
   }
 
   /// Runs a callback that SQLite restricts: calls into the connection that it may not make fail while

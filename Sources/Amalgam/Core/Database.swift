@@ -324,9 +324,14 @@ public final class Database {
   }
 
   deinit {
+    // Another thread inside SQLite on this connection (through a statement it holds, which only code that
+    // escapes Swift's Sendable checking can share) keeps it open: the connection closes when it goes.
+    let claim = amalgam_claim(connection.owner)
+    guard claim >= 0 else { return }
     statementCache.removeAll()
     if let openHandle { _ = connection.close(openHandle) }
     connection.handle = nil
+    if claim > 0 { amalgam_release(connection.owner) }
   }
 
   /// Closes the connection. Safe to call more than once; later calls do nothing.
@@ -349,12 +354,18 @@ public final class Database {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/close.html>
   public func close() throws {
-    guard let openHandle else { return }
-    // Checked while holding the connection: only its own thread may read the field.
-    try connection.withHandle { _ in try connection.restrictedCallback?.checkClose() }
-    statementCache.removeAll()
-    let rc = try connection.withHandle { handle in connection.close(handle) }
-    guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: openHandle) }
+    // All of it holding the connection: a close racing another thread's call must not free what that
+    // call uses, nor two closes run at once.
+    try connection.holding {
+      guard let openHandle else { return }
+      if let restrictedCallback = connection.restrictedCallback {
+        try restrictedCallback.checkUse()
+        try restrictedCallback.checkClose()
+      }
+      statementCache.removeAll()
+      let rc = connection.close(openHandle)
+      guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, connection: openHandle) }
+    }
   }
 
   /// True until ``close()`` is called.

@@ -81,6 +81,10 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An update of a ``TableRecord`` found no row with the record's primary key (`key`, by column): the
   /// row was deleted, or the record was never inserted. GRDB's `recordNotFound`.
   case recordNotFound(table: String, key: [String: DatabaseValue])
+  /// ``Database/updateChanges(from:to:encoder:)`` was given two records whose primary keys differ
+  /// (`old` and `new`, by column): the changes between two rows cannot be written to one of them.
+  /// Nothing was written. To give a row another key, run an `UPDATE` statement that sets the key.
+  case primaryKeyChanged(table: String, old: [String: DatabaseValue], new: [String: DatabaseValue])
   /// An ``SQLLiteral`` with interpolated values also holds a parameter of its own (`?`, `?NNN`,
   /// `:name`, `@name` or `$name`, named by `parameter`): SQLite would number the two kinds together,
   /// so a value could bind the wrong parameter. Interpolate every value, or write the SQL with
@@ -152,6 +156,14 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
     case let .recordNotFound(table, key):
       let columns = key.keys.sorted().map { "\($0) = \(key[$0].map(String.init(describing:)) ?? "NULL")" }
       return "No row of table \"\(table)\" has the primary key \(columns.joined(separator: ", "))"
+    case let .primaryKeyChanged(table, old, new):
+      func text(_ key: [String: DatabaseValue]) -> String {
+        key.keys.sorted().map { "\($0) = \(key[$0].map(String.init(describing:)) ?? "NULL")" }.joined(separator: ", ")
+      }
+      return
+        "updateChanges(from:to:) was given two records of table \"\(table)\" with different primary keys "
+        + "(\(text(old)) and \(text(new))): nothing was written, since the changes of one row cannot be written "
+        + "to another"
     case let .literalWithOwnParameter(sql, parameter):
       return
         "The SQL literal \"\(sql)\" mixes interpolated values with its own parameter \(parameter); SQLite "

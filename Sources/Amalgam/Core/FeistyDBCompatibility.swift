@@ -24,9 +24,11 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @_disfavoredOverload
   public func front<T: ColumnConvertible>() throws -> T {
-    defer { sqlite3_reset(sqliteHandle) }
-    guard let row = try step() else { throw DatabaseError.noRow(sql: sql) }
-    return try row.value(at: 0)
+    try whileOpen {
+      defer { sqlite3_reset(sqliteHandle) }
+      guard let row = try step() else { throw DatabaseError.noRow(sql: sql) }
+      return try row.value(at: 0)
+    }
   }
 
   /// FeistyDB's name for the values of the first column: use ``column(_:as:)`` with index 0.

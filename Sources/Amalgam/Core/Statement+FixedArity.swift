@@ -22,13 +22,14 @@ extension Statement {
   public func bind<V0: ParameterBindable, V1: ParameterBindable>(
     named p0: (String, V0), _ p1: (String, V1)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 2 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1) {
-      try rememberNamedBinding([p0.0, p1.0])
+    try whileOpen {
+      if namedBinding.count != 2 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1) {
+        try rememberNamedBinding([p0.0, p1.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
     return self
   }
 
@@ -40,16 +41,17 @@ extension Statement {
   public func bind<V0: ParameterBindable, V1: ParameterBindable, V2: ParameterBindable>(
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 3 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0])
+    try whileOpen {
+      if namedBinding.count != 3 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
     return self
   }
 
@@ -61,17 +63,18 @@ extension Statement {
   public func bind<V0: ParameterBindable, V1: ParameterBindable, V2: ParameterBindable, V3: ParameterBindable>(
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 4 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0])
+    try whileOpen {
+      if namedBinding.count != 4 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
     return self
   }
 
@@ -85,18 +88,19 @@ extension Statement {
   >(
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3), _ p4: (String, V4)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 5 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0])
+    try whileOpen {
+      if namedBinding.count != 5 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
     return self
   }
 
@@ -112,20 +116,21 @@ extension Statement {
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3), _ p4: (String, V4),
     _ p5: (String, V5)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 6 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0])
+    try whileOpen {
+      if namedBinding.count != 6 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
     return self
   }
 
@@ -141,21 +146,22 @@ extension Statement {
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3), _ p4: (String, V4),
     _ p5: (String, V5), _ p6: (String, V6)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 7 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0])
+    try whileOpen {
+      if namedBinding.count != 7 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
+      try p6.1.bind(to: self, at: indexes[6])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
-    try p6.1.bind(to: self, at: indexes[6])
     return self
   }
 
@@ -171,22 +177,23 @@ extension Statement {
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3), _ p4: (String, V4),
     _ p5: (String, V5), _ p6: (String, V6), _ p7: (String, V7)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 8 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0])
+    try whileOpen {
+      if namedBinding.count != 8 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
+      try p6.1.bind(to: self, at: indexes[6])
+      try p7.1.bind(to: self, at: indexes[7])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
-    try p6.1.bind(to: self, at: indexes[6])
-    try p7.1.bind(to: self, at: indexes[7])
     return self
   }
 
@@ -202,24 +209,25 @@ extension Statement {
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3), _ p4: (String, V4),
     _ p5: (String, V5), _ p6: (String, V6), _ p7: (String, V7), _ p8: (String, V8)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 9 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
-      || !namedBinding.isName(p8.0, at: 8)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0])
+    try whileOpen {
+      if namedBinding.count != 9 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
+        || !namedBinding.isName(p8.0, at: 8)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
+      try p6.1.bind(to: self, at: indexes[6])
+      try p7.1.bind(to: self, at: indexes[7])
+      try p8.1.bind(to: self, at: indexes[8])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
-    try p6.1.bind(to: self, at: indexes[6])
-    try p7.1.bind(to: self, at: indexes[7])
-    try p8.1.bind(to: self, at: indexes[8])
     return self
   }
 
@@ -235,25 +243,26 @@ extension Statement {
     named p0: (String, V0), _ p1: (String, V1), _ p2: (String, V2), _ p3: (String, V3), _ p4: (String, V4),
     _ p5: (String, V5), _ p6: (String, V6), _ p7: (String, V7), _ p8: (String, V8), _ p9: (String, V9)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 10 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
-      || !namedBinding.isName(p8.0, at: 8) || !namedBinding.isName(p9.0, at: 9)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0, p9.0])
+    try whileOpen {
+      if namedBinding.count != 10 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
+        || !namedBinding.isName(p8.0, at: 8) || !namedBinding.isName(p9.0, at: 9)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0, p9.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
+      try p6.1.bind(to: self, at: indexes[6])
+      try p7.1.bind(to: self, at: indexes[7])
+      try p8.1.bind(to: self, at: indexes[8])
+      try p9.1.bind(to: self, at: indexes[9])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
-    try p6.1.bind(to: self, at: indexes[6])
-    try p7.1.bind(to: self, at: indexes[7])
-    try p8.1.bind(to: self, at: indexes[8])
-    try p9.1.bind(to: self, at: indexes[9])
     return self
   }
 
@@ -271,26 +280,27 @@ extension Statement {
     _ p5: (String, V5), _ p6: (String, V6), _ p7: (String, V7), _ p8: (String, V8), _ p9: (String, V9),
     _ p10: (String, V10)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 11 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
-      || !namedBinding.isName(p8.0, at: 8) || !namedBinding.isName(p9.0, at: 9) || !namedBinding.isName(p10.0, at: 10)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0, p9.0, p10.0])
+    try whileOpen {
+      if namedBinding.count != 11 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
+        || !namedBinding.isName(p8.0, at: 8) || !namedBinding.isName(p9.0, at: 9) || !namedBinding.isName(p10.0, at: 10)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0, p9.0, p10.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
+      try p6.1.bind(to: self, at: indexes[6])
+      try p7.1.bind(to: self, at: indexes[7])
+      try p8.1.bind(to: self, at: indexes[8])
+      try p9.1.bind(to: self, at: indexes[9])
+      try p10.1.bind(to: self, at: indexes[10])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
-    try p6.1.bind(to: self, at: indexes[6])
-    try p7.1.bind(to: self, at: indexes[7])
-    try p8.1.bind(to: self, at: indexes[8])
-    try p9.1.bind(to: self, at: indexes[9])
-    try p10.1.bind(to: self, at: indexes[10])
     return self
   }
 
@@ -308,28 +318,29 @@ extension Statement {
     _ p5: (String, V5), _ p6: (String, V6), _ p7: (String, V7), _ p8: (String, V8), _ p9: (String, V9),
     _ p10: (String, V10), _ p11: (String, V11)
   ) throws -> Statement {
-    try checkOpen()
-    if namedBinding.count != 12 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
-      || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
-      || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
-      || !namedBinding.isName(p8.0, at: 8) || !namedBinding.isName(p9.0, at: 9) || !namedBinding.isName(p10.0, at: 10)
-      || !namedBinding.isName(p11.0, at: 11)
-    {
-      try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0, p9.0, p10.0, p11.0])
+    try whileOpen {
+      if namedBinding.count != 12 || !namedBinding.isName(p0.0, at: 0) || !namedBinding.isName(p1.0, at: 1)
+        || !namedBinding.isName(p2.0, at: 2) || !namedBinding.isName(p3.0, at: 3) || !namedBinding.isName(p4.0, at: 4)
+        || !namedBinding.isName(p5.0, at: 5) || !namedBinding.isName(p6.0, at: 6) || !namedBinding.isName(p7.0, at: 7)
+        || !namedBinding.isName(p8.0, at: 8) || !namedBinding.isName(p9.0, at: 9) || !namedBinding.isName(p10.0, at: 10)
+        || !namedBinding.isName(p11.0, at: 11)
+      {
+        try rememberNamedBinding([p0.0, p1.0, p2.0, p3.0, p4.0, p5.0, p6.0, p7.0, p8.0, p9.0, p10.0, p11.0])
+      }
+      let indexes = namedBinding.indexes
+      try p0.1.bind(to: self, at: indexes[0])
+      try p1.1.bind(to: self, at: indexes[1])
+      try p2.1.bind(to: self, at: indexes[2])
+      try p3.1.bind(to: self, at: indexes[3])
+      try p4.1.bind(to: self, at: indexes[4])
+      try p5.1.bind(to: self, at: indexes[5])
+      try p6.1.bind(to: self, at: indexes[6])
+      try p7.1.bind(to: self, at: indexes[7])
+      try p8.1.bind(to: self, at: indexes[8])
+      try p9.1.bind(to: self, at: indexes[9])
+      try p10.1.bind(to: self, at: indexes[10])
+      try p11.1.bind(to: self, at: indexes[11])
     }
-    let indexes = namedBinding.indexes
-    try p0.1.bind(to: self, at: indexes[0])
-    try p1.1.bind(to: self, at: indexes[1])
-    try p2.1.bind(to: self, at: indexes[2])
-    try p3.1.bind(to: self, at: indexes[3])
-    try p4.1.bind(to: self, at: indexes[4])
-    try p5.1.bind(to: self, at: indexes[5])
-    try p6.1.bind(to: self, at: indexes[6])
-    try p7.1.bind(to: self, at: indexes[7])
-    try p8.1.bind(to: self, at: indexes[8])
-    try p9.1.bind(to: self, at: indexes[9])
-    try p10.1.bind(to: self, at: indexes[10])
-    try p11.1.bind(to: self, at: indexes[11])
     return self
   }
 }
@@ -342,9 +353,10 @@ extension Statement {
   @inlinable @discardableResult
   public func bind<V0: ParameterBindable, V1: ParameterBindable>(_ v0: V0, _ v1: V1) throws -> Statement {
     guard parameterCount == 2 else { throw parameterCountMismatch(2) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+    }
     return self
   }
 
@@ -357,10 +369,11 @@ extension Statement {
     throws -> Statement
   {
     guard parameterCount == 3 else { throw parameterCountMismatch(3) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+    }
     return self
   }
 
@@ -373,11 +386,12 @@ extension Statement {
     _ v0: V0, _ v1: V1, _ v2: V2, _ v3: V3
   ) throws -> Statement {
     guard parameterCount == 4 else { throw parameterCountMismatch(4) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+    }
     return self
   }
 
@@ -390,12 +404,13 @@ extension Statement {
     V0: ParameterBindable, V1: ParameterBindable, V2: ParameterBindable, V3: ParameterBindable, V4: ParameterBindable
   >(_ v0: V0, _ v1: V1, _ v2: V2, _ v3: V3, _ v4: V4) throws -> Statement {
     guard parameterCount == 5 else { throw parameterCountMismatch(5) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+    }
     return self
   }
 
@@ -409,13 +424,14 @@ extension Statement {
     V5: ParameterBindable
   >(_ v0: V0, _ v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5) throws -> Statement {
     guard parameterCount == 6 else { throw parameterCountMismatch(6) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+    }
     return self
   }
 
@@ -429,14 +445,15 @@ extension Statement {
     V5: ParameterBindable, V6: ParameterBindable
   >(_ v0: V0, _ v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6) throws -> Statement {
     guard parameterCount == 7 else { throw parameterCountMismatch(7) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
-    try v6.bind(to: self, at: 7)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+      try v6.bind(to: self, at: 7)
+    }
     return self
   }
 
@@ -450,15 +467,16 @@ extension Statement {
     V5: ParameterBindable, V6: ParameterBindable, V7: ParameterBindable
   >(_ v0: V0, _ v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7) throws -> Statement {
     guard parameterCount == 8 else { throw parameterCountMismatch(8) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
-    try v6.bind(to: self, at: 7)
-    try v7.bind(to: self, at: 8)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+      try v6.bind(to: self, at: 7)
+      try v7.bind(to: self, at: 8)
+    }
     return self
   }
 
@@ -472,16 +490,17 @@ extension Statement {
     V5: ParameterBindable, V6: ParameterBindable, V7: ParameterBindable, V8: ParameterBindable
   >(_ v0: V0, _ v1: V1, _ v2: V2, _ v3: V3, _ v4: V4, _ v5: V5, _ v6: V6, _ v7: V7, _ v8: V8) throws -> Statement {
     guard parameterCount == 9 else { throw parameterCountMismatch(9) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
-    try v6.bind(to: self, at: 7)
-    try v7.bind(to: self, at: 8)
-    try v8.bind(to: self, at: 9)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+      try v6.bind(to: self, at: 7)
+      try v7.bind(to: self, at: 8)
+      try v8.bind(to: self, at: 9)
+    }
     return self
   }
 
@@ -497,17 +516,18 @@ extension Statement {
     -> Statement
   {
     guard parameterCount == 10 else { throw parameterCountMismatch(10) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
-    try v6.bind(to: self, at: 7)
-    try v7.bind(to: self, at: 8)
-    try v8.bind(to: self, at: 9)
-    try v9.bind(to: self, at: 10)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+      try v6.bind(to: self, at: 7)
+      try v7.bind(to: self, at: 8)
+      try v8.bind(to: self, at: 9)
+      try v9.bind(to: self, at: 10)
+    }
     return self
   }
 
@@ -524,18 +544,19 @@ extension Statement {
     throws -> Statement
   {
     guard parameterCount == 11 else { throw parameterCountMismatch(11) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
-    try v6.bind(to: self, at: 7)
-    try v7.bind(to: self, at: 8)
-    try v8.bind(to: self, at: 9)
-    try v9.bind(to: self, at: 10)
-    try v10.bind(to: self, at: 11)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+      try v6.bind(to: self, at: 7)
+      try v7.bind(to: self, at: 8)
+      try v8.bind(to: self, at: 9)
+      try v9.bind(to: self, at: 10)
+      try v10.bind(to: self, at: 11)
+    }
     return self
   }
 
@@ -553,19 +574,20 @@ extension Statement {
     _ v11: V11
   ) throws -> Statement {
     guard parameterCount == 12 else { throw parameterCountMismatch(12) }
-    try checkOpen()
-    try v0.bind(to: self, at: 1)
-    try v1.bind(to: self, at: 2)
-    try v2.bind(to: self, at: 3)
-    try v3.bind(to: self, at: 4)
-    try v4.bind(to: self, at: 5)
-    try v5.bind(to: self, at: 6)
-    try v6.bind(to: self, at: 7)
-    try v7.bind(to: self, at: 8)
-    try v8.bind(to: self, at: 9)
-    try v9.bind(to: self, at: 10)
-    try v10.bind(to: self, at: 11)
-    try v11.bind(to: self, at: 12)
+    try whileOpen {
+      try v0.bind(to: self, at: 1)
+      try v1.bind(to: self, at: 2)
+      try v2.bind(to: self, at: 3)
+      try v3.bind(to: self, at: 4)
+      try v4.bind(to: self, at: 5)
+      try v5.bind(to: self, at: 6)
+      try v6.bind(to: self, at: 7)
+      try v7.bind(to: self, at: 8)
+      try v8.bind(to: self, at: 9)
+      try v9.bind(to: self, at: 10)
+      try v10.bind(to: self, at: 11)
+      try v11.bind(to: self, at: 12)
+    }
     return self
   }
 }

@@ -82,9 +82,10 @@ extension Statement {
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/stmt_explain.html>
   public func setExplainMode(_ mode: ExplainMode) throws {
-    try checkOpen()
-    sqlite3_reset(sqliteHandle)
-    try check(sqlite3_stmt_explain(sqliteHandle, mode.rawValue))
+    try whileOpen {
+      sqlite3_reset(sqliteHandle)
+      try check(sqlite3_stmt_explain(sqliteHandle, mode.rawValue))
+    }
   }
 }
 

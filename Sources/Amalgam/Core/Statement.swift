@@ -87,13 +87,15 @@ public final class Statement {
     if let offset = sql.utf8.firstIndex(of: 0) {
       throw DatabaseError.nulCharacterInSQL(sql: sql, offset: sql.utf8.distance(from: sql.utf8.startIndex, to: offset))
     }
-    var handle: OpaquePointer?
     let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
     let box = database.connection
-    let rc = try box.withHandle(running: nil) { sqlite in
+    // Everything holding the connection, the error message and the finalization of a refused statement
+    // included: another thread's call could replace the message, or race the finalization.
+    let handle: OpaquePointer = try box.withHandle(running: nil) { sqlite in
       // A commit made through the C handle completed before this statement: its listeners hear of it first.
       box.finishCommitIfNeeded()
-      return sql.withCString { text in
+      var handle: OpaquePointer?
+      let rc = sql.withCString { text in
         var tail: UnsafePointer<CChar>?
         let rc = sqlite3_prepare_v3(sqlite, text, -1, flags, &handle, &tail)
         // Anything after the first statement must be empty, whitespace or comments: SQLite prepares
@@ -105,24 +107,25 @@ public final class Statement {
         sqlite3_finalize(extra)
         return extra != nil || extraRC != SQLITE_OK ? SQLITE_MISUSE : SQLITE_OK  // MISUSE: multipleStatements below
       }
-    }
-    if rc == SQLITE_MISUSE, handle != nil {
-      sqlite3_finalize(handle)
-      throw DatabaseError.multipleStatements(sql: sql)
-    }
-    guard rc == SQLITE_OK else {
-      let error = box.error(rc, sql: sql)
-      sqlite3_finalize(handle)
-      throw error
-    }
-    guard let handle else { throw DatabaseError.emptyStatement(sql: sql) }
-    if let restrictedCallback = box.restrictedCallback {
-      do {
-        try restrictedCallback.check(handle)
-      } catch {
+      if rc == SQLITE_MISUSE, handle != nil {
+        sqlite3_finalize(handle)
+        throw DatabaseError.multipleStatements(sql: sql)
+      }
+      guard rc == SQLITE_OK else {
+        let error = box.error(rc, sql: sql)
         sqlite3_finalize(handle)
         throw error
       }
+      guard let handle else { throw DatabaseError.emptyStatement(sql: sql) }
+      if let restrictedCallback = box.restrictedCallback {
+        do {
+          try restrictedCallback.check(handle)
+        } catch {
+          sqlite3_finalize(handle)
+          throw error
+        }
+      }
+      return handle
     }
     self.connection = box
     self.database = keepsDatabaseOpen ? database : nil
@@ -131,7 +134,9 @@ public final class Statement {
   }
 
   deinit {
-    sqlite3_finalize(sqliteHandle)
+    // Holding the connection: a statement released on one thread while another thread runs SQLite on
+    // the same connection is finalized by the next claim instead.
+    connection.finalize(sqliteHandle)
   }
 
   /// Checks a bind or reset result code.
@@ -145,8 +150,17 @@ public final class Statement {
     connection.error(rc, sql: sql)
   }
 
-  /// Throws ``DatabaseError/databaseClosed`` once the database is closed.
-  @inlinable
+  /// Runs `body` holding the open connection (binding, resetting): see ``Connection/holdingOpen(_:)``.
+  ///
+  /// - Throws: ``DatabaseError/databaseClosed`` once the database is closed, and
+  ///   ``DatabaseError/concurrentUse`` while another thread uses the connection.
+  @inlinable @inline(__always)
+  func whileOpen<R>(_ body: () throws -> R) throws -> R {
+    try connection.holdingOpen(body)
+  }
+
+  /// Throws ``DatabaseError/databaseClosed`` once the database is closed: a check before work that calls
+  /// SQLite inside ``whileOpen(_:)`` or ``Connection/withHandle(_:)``, which check again while holding it.
   func checkOpen() throws {
     if connection.handle == nil { throw DatabaseError.databaseClosed }
   }
@@ -351,10 +365,11 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
   @inlinable @discardableResult
   public func bind(value: (any ParameterBindable)?, toParameter index: Int) throws -> Statement {
-    try checkOpen()
-    guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
-    try value.bindOrNull(to: self, at: Int32(truncatingIfNeeded: index))
-    return self
+    return try whileOpen {
+      guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
+      try value.bindOrNull(to: self, at: Int32(truncatingIfNeeded: index))
+      return self
+    }
   }
 
   /// Binds each value to the parameter at its position: `bind(1, "two", 3.0)` binds parameters 1 to 3.
@@ -370,13 +385,14 @@ extension Statement {
     var count = 0
     for _ in repeat each values { count += 1 }
     guard count == parameterCount else { throw parameterCountMismatch(count) }
-    try checkOpen()
-    var position: Int32 = 0
-    for value in repeat each values {
-      position += 1
-      try value.bind(to: self, at: position)
+    return try whileOpen {
+      var position: Int32 = 0
+      for value in repeat each values {
+        position += 1
+        try value.bind(to: self, at: position)
+      }
+      return self
     }
-    return self
   }
 
   /// Binds one value of a concrete type: no existential box, the conversion is chosen at compile time.
@@ -384,10 +400,11 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_blob.html>
   @inlinable @discardableResult
   public func bind<T: ParameterBindable>(value: T, toParameter index: Int) throws -> Statement {
-    try checkOpen()
-    guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
-    try value.bind(to: self, at: Int32(truncatingIfNeeded: index))
-    return self
+    return try whileOpen {
+      guard index >= 1, index <= parameterCount else { throw parameterIndexOutOfRange(index) }
+      try value.bind(to: self, at: Int32(truncatingIfNeeded: index))
+      return self
+    }
   }
 
   @usableFromInline
@@ -420,17 +437,18 @@ extension Statement {
   @inlinable @discardableResult
   public func bind(parameterValues values: [(any ParameterBindable)?]) throws -> Statement {
     guard values.count == parameterCount else { throw parameterCountMismatch(values.count) }
-    try checkOpen()
-    // Through the buffer each existential is bound in place: iterating the array would copy each one.
-    try values.withUnsafeBufferPointer { values in
-      for index in values.indices {
-        let position = Int32(truncatingIfNeeded: index + 1)
-        if try values[index]?.bind(to: self, at: position) == nil {
-          try check(sqlite3_bind_null(sqliteHandle, position))
+    return try whileOpen {
+      // Through the buffer each existential is bound in place: iterating the array would copy each one.
+      try values.withUnsafeBufferPointer { values in
+        for index in values.indices {
+          let position = Int32(truncatingIfNeeded: index + 1)
+          if try values[index]?.bind(to: self, at: position) == nil {
+            try check(sqlite3_bind_null(sqliteHandle, position))
+          }
         }
       }
+      return self
     }
-    return self
   }
 
   @usableFromInline
@@ -456,30 +474,31 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @discardableResult
   public func bind(parameters: KeyValuePairs<String, (any ParameterBindable)?>) throws -> Statement {
-    try checkOpen()
-    // A call site's literal gives the same names in the same order every time: when they are those of
-    // the last complete bind by name (``namedBinding``), each costs one comparison. Each pair is copied
-    // out once (a copy goes through runtime metadata: the value is an existential).
-    let count = parameters.count
-    // No pairs at all are checked in full: an empty list is also what a statement remembers before its
-    // first bind by name.
-    if count > 0, count == namedBinding.count {
-      var remembered = true
-      for position in 0..<count {
-        let pair = parameters[position]
-        guard namedBinding.isName(pair.key, at: position) else {
-          remembered = false
-          break
+    return try whileOpen {
+      // A call site's literal gives the same names in the same order every time: when they are those of
+      // the last complete bind by name (``namedBinding``), each costs one comparison. Each pair is copied
+      // out once (a copy goes through runtime metadata: the value is an existential).
+      let count = parameters.count
+      // No pairs at all are checked in full: an empty list is also what a statement remembers before its
+      // first bind by name.
+      if count > 0, count == namedBinding.count {
+        var remembered = true
+        for position in 0..<count {
+          let pair = parameters[position]
+          guard namedBinding.isName(pair.key, at: position) else {
+            remembered = false
+            break
+          }
+          try pair.value.bindOrNull(to: self, at: namedBinding.indexes[position])
         }
+        if remembered { return self }
+      }
+      try rememberNamedBinding(parameters.map(\.key))
+      for (position, pair) in parameters.enumerated() {
         try pair.value.bindOrNull(to: self, at: namedBinding.indexes[position])
       }
-      if remembered { return self }
+      return self
     }
-    try rememberNamedBinding(parameters.map(\.key))
-    for (position, pair) in parameters.enumerated() {
-      try pair.value.bindOrNull(to: self, at: namedBinding.indexes[position])
-    }
-    return self
   }
 
   /// Binds values to named parameters from any sequence of name/value pairs, such as a dictionary.
@@ -509,31 +528,32 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
   @inlinable @discardableResult
   public func bind<each Value: ParameterBindable>(named pairs: repeat (String, each Value)) throws -> Statement {
-    try checkOpen()
-    // The names of a call site come the same, in the same order, every time: when they are those of the
-    // last complete bind by name, their parameters are known and each name costs one comparison.
-    var position = 0
-    var remembered = true
-    for pair in repeat each pairs {
-      if remembered, let index = namedBinding.index(at: position, ifNamed: pair.0) {
-        try pair.1.bind(to: self, at: index)
-      } else {
-        remembered = false
+    return try whileOpen {
+      // The names of a call site come the same, in the same order, every time: when they are those of the
+      // last complete bind by name, their parameters are known and each name costs one comparison.
+      var position = 0
+      var remembered = true
+      for pair in repeat each pairs {
+        if remembered, let index = namedBinding.index(at: position, ifNamed: pair.0) {
+          try pair.1.bind(to: self, at: index)
+        } else {
+          remembered = false
+        }
+        position &+= 1
       }
-      position &+= 1
+      // No pairs at all are checked in full (an empty list is also what a statement remembers before
+      // its first bind by name): the statement may have parameters that need a value.
+      if remembered, position > 0, position == namedBinding.count { return self }
+      var names: [String] = []
+      for pair in repeat each pairs { names.append(pair.0) }
+      try rememberNamedBinding(names)
+      position = 0
+      for pair in repeat each pairs {
+        try pair.1.bind(to: self, at: namedBinding.indexes[position])
+        position &+= 1
+      }
+      return self
     }
-    // No pairs at all are checked in full (an empty list is also what a statement remembers before
-    // its first bind by name): the statement may have parameters that need a value.
-    if remembered, position > 0, position == namedBinding.count { return self }
-    var names: [String] = []
-    for pair in repeat each pairs { names.append(pair.0) }
-    try rememberNamedBinding(names)
-    position = 0
-    for pair in repeat each pairs {
-      try pair.1.bind(to: self, at: namedBinding.indexes[position])
-      position &+= 1
-    }
-    return self
   }
 
   /// Resolves the names of a bind by name, given in this order, and remembers them with their parameters
@@ -553,12 +573,13 @@ extension Statement {
   /// Binds a sequence of name/value pairs.
   private func bindNamed<Pairs: Sequence>(_ pairs: Pairs) throws
   where Pairs.Element == (key: String, value: (any ParameterBindable)?) {
-    try checkOpen()
-    var resolver = NamedParameterResolver(statement: self)
-    for (name, value) in pairs {
-      try value.bindOrNull(to: self, at: resolver.resolve(name))
+    try whileOpen {
+      var resolver = NamedParameterResolver(statement: self)
+      for (name, value) in pairs {
+        try value.bindOrNull(to: self, at: resolver.resolve(name))
+      }
+      try resolver.finish()
     }
-    try resolver.finish()
   }
 
   /// The 1-based index of the parameter named `name`, with or without its prefix: the exact name first,
@@ -573,9 +594,10 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/clear_bindings.html>
   @discardableResult
   public func clearBindings() throws -> Statement {
-    try checkOpen()
-    try check(sqlite3_clear_bindings(sqliteHandle))
-    return self
+    return try whileOpen {
+      try check(sqlite3_clear_bindings(sqliteHandle))
+      return self
+    }
   }
 }
 
@@ -596,19 +618,19 @@ extension Statement {
   public func step() throws -> Row? {
     let rc = try connection.withHandle(running: sqliteHandle) { _ in
       let rc = sqlite3_step(sqliteHandle)
-      // Still holding the connection: a commit this step completed is reported on this thread.
-      if rc == SQLITE_DONE { connection.finishCommitIfNeeded() }
+      // Still holding the connection: a commit this step completed is reported on this thread, and a
+      // failed step is reset before another thread can use the connection.
+      if rc == SQLITE_DONE { connection.finishCommitIfNeeded() } else if rc != SQLITE_ROW { throw stepFailed(rc) }
       return rc
     }
     if rc == SQLITE_ROW {
       columnNamesVerified = false  // this step may have re-prepared the statement
       return Row(statement: self)
     }
-    if rc == SQLITE_DONE { return nil }
-    throw stepFailed(rc)
+    return nil
   }
 
-  /// The error for a failed step; resets the statement so it can run again.
+  /// The error for a failed step; resets the statement so it can run again. Called holding the connection.
   @usableFromInline
   func stepFailed(_ rc: Int32) -> SQLiteError {
     let error = connection.error(rc, sql: sql)
@@ -621,8 +643,10 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @inlinable
   public func execute() throws {
-    while try step() != nil {}
-    sqlite3_reset(sqliteHandle)
+    try whileOpen {
+      while try step() != nil {}
+      sqlite3_reset(sqliteHandle)
+    }
   }
 
   /// Calls `body` with each row, then resets the statement. An error from SQLite or from `body`
@@ -636,8 +660,9 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/step.html>
   @inlinable
   public func results(_ body: (Row) throws -> Void) throws {
-    defer { sqlite3_reset(sqliteHandle) }
     try connection.withHandle(running: sqliteHandle) { _ in
+      // Reset holding the connection (a reset can end a transaction), also when `body` throws.
+      defer { sqlite3_reset(sqliteHandle) }
       var rc = sqlite3_step(sqliteHandle)
       guard rc == SQLITE_ROW else {
         if rc == SQLITE_DONE {
@@ -666,15 +691,18 @@ extension Statement {
   /// Related SQLite documentation: <https://sqlite.org/c3ref/reset.html>
   @discardableResult
   public func reset() throws -> Statement {
-    try checkOpen()
-    try check(sqlite3_reset(sqliteHandle))
-    return self
+    return try whileOpen {
+      try check(sqlite3_reset(sqliteHandle))
+      return self
+    }
   }
 
   /// The values of the first row, or `nil` when there is none. Resets the statement.
   public func firstRow() throws -> [DatabaseValue]? {
-    defer { sqlite3_reset(sqliteHandle) }
-    return try step()?.values()
+    try whileOpen {
+      defer { sqlite3_reset(sqliteHandle) }
+      return try step()?.values()
+    }
   }
 
   /// The first column of the first row converted to `T`, or `nil` when there is no row or the value is
@@ -685,9 +713,11 @@ extension Statement {
   /// ```
   @inlinable
   public func front<T: ColumnConvertible>(_ type: T.Type = T.self) throws -> T? {
-    defer { sqlite3_reset(sqliteHandle) }
-    guard let row = try step() else { return nil }
-    return try row.value(at: 0) as T?
+    try whileOpen {
+      defer { sqlite3_reset(sqliteHandle) }
+      guard let row = try step() else { return nil }
+      return try row.value(at: 0) as T?
+    }
   }
 
   /// Every value of column `index`, converted to `T` (use an optional type to accept NULL). Resets.

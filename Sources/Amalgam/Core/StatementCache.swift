@@ -88,27 +88,36 @@ extension Database {
   /// and clears the bindings when it is done (the everyday fetches and the records).
   @usableFromInline
   func cachedStatementKeepingBindings(sql: String) throws -> Statement {
-    if let statement = statementCache.statement(for: sql) {
-      if !statement.isBusy { return statement }
-      return try Statement(database: self, sql: sql)
+    // Holding the connection: the cache is the connection's, and another thread must not change it now.
+    try connection.holding {
+      if let statement = statementCache.statement(for: sql) {
+        if !statement.isBusy { return statement }
+        return try Statement(database: self, sql: sql)
+      }
+      let statement = try Statement(database: self, sql: sql, persistent: true, keepsDatabaseOpen: false)
+      statementCache.insert(statement, for: sql)
+      return statement
     }
-    let statement = try Statement(database: self, sql: sql, persistent: true, keepsDatabaseOpen: false)
-    statementCache.insert(statement, for: sql)
-    return statement
   }
 
   /// The most statements ``cachedStatement(sql:)`` keeps (default 64); the least recently used is
   /// finalized first. Zero turns caching off.
+  ///
+  /// Setting it while another thread uses the connection (which only code that escapes Swift's
+  /// `Sendable` checking can do) changes nothing.
   public var statementCacheCapacity: Int {
     get { statementCache.capacity }
-    set { statementCache.capacity = max(0, newValue) }
+    set { _ = try? connection.holding { statementCache.capacity = max(0, newValue) } }
   }
 
   /// The number of statements in the cache now.
   public var cachedStatementCount: Int { statementCache.count }
 
   /// Finalizes every cached statement (statements in use elsewhere stay valid until released).
+  ///
+  /// While another thread uses the connection (which only code that escapes Swift's `Sendable`
+  /// checking can do), this does nothing: the cache is the connection's.
   public func clearStatementCache() {
-    statementCache.removeAll()
+    _ = try? connection.holding { statementCache.removeAll() }
   }
 }

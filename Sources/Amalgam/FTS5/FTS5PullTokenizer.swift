@@ -83,7 +83,8 @@
     func currentToken() -> String?
 
     /// Copies the UTF-8 of the current token into `buffer` and returns the number of bytes written.
-    /// Throws when the token does not fit in `capacity` bytes.
+    /// Throws when the token does not fit in `capacity` bytes; ``currentToken()`` then gives it. When that
+    /// gives `nil`, the error thrown here fails the statement that was tokenizing (an insert or query).
     func copyCurrentToken(to buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws -> Int
   }
 
@@ -128,22 +129,27 @@
       try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.bufferSize) { buffer in
         guard let start = buffer.baseAddress else { return }
         while base.advance() {
-          if let count = try? base.copyCurrentToken(to: start, capacity: buffer.count) {
-            guard count >= 0 && count <= buffer.count else {
-              throw SQLiteError(
-                code: .range,
-                message: "copyCurrentToken returned \(count) bytes for a buffer of \(buffer.count) bytes")
-            }
-            let token = UnsafeRawBufferPointer(start: start, count: count)
-            try tokens.emit(token, range: locate(token, in: text, after: &end))
-          } else if let token = base.currentToken() {
-            // Too long for the buffer: FeistyDB asks for the token as a string.
-            var token = token
+          let count: Int
+          do {
+            count = try base.copyCurrentToken(to: start, capacity: buffer.count)
+          } catch {
+            // Too long for the buffer: FeistyDB asks for the token as a string. With no string either,
+            // the copy's error is the tokenizer's: it fails the statement rather than leave the token
+            // out of the index.
+            guard var token = base.currentToken() else { throw error }
             try token.withUTF8 { bytes in
               let raw = UnsafeRawBufferPointer(bytes)
               try tokens.emit(raw, range: locate(raw, in: text, after: &end))
             }
+            continue
           }
+          guard count >= 0 && count <= buffer.count else {
+            throw SQLiteError(
+              code: .range,
+              message: "copyCurrentToken returned \(count) bytes for a buffer of \(buffer.count) bytes")
+          }
+          let token = UnsafeRawBufferPointer(start: start, count: count)
+          try tokens.emit(token, range: locate(token, in: text, after: &end))
         }
       }
     }

@@ -17,13 +17,16 @@ extension Database {
     // Every user of a cached statement through `cachedStatementKeepingBindings` binds all its parameters
     // (or throws), so there is nothing to clear on the way in; the bindings are cleared on the way out so
     // that the fetch's arguments are not kept.
-    let statement = try cachedStatementKeepingBindings(sql: sql)
-    defer {
-      sqlite3_reset(statement.sqliteHandle)
-      sqlite3_clear_bindings(statement.sqliteHandle)
+    // All of it holding the connection: the cache, the binds and the reset touch the connection too.
+    try connection.holding {
+      let statement = try cachedStatementKeepingBindings(sql: sql)
+      defer {
+        sqlite3_reset(statement.sqliteHandle)
+        sqlite3_clear_bindings(statement.sqliteHandle)
+      }
+      try arguments?.bind(to: statement)
+      return try body(statement)
     }
-    try arguments?.bind(to: statement)
-    return try body(statement)
   }
 }
 

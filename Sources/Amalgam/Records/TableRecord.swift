@@ -99,12 +99,15 @@ extension TableRecord {
     }
   }
 
-  /// The record's columns (``encode(to:)``) and their values, dates in the encoder's format or else
-  /// `db`'s (``ValueStorage/dates``).
-  func columnValues(encoder: StatementEncoder, for db: Database? = nil) throws -> [String: DatabaseValue] {
+  /// The record's columns (``encode(to:)``) and their values, stored as `db` stores them: dates in the
+  /// encoder's format or else `db`'s (``ValueStorage/dates``), unsigned integers above `Int64.max` by
+  /// bit pattern when `db` does (``ValueStorage/unsignedIntegersAsBitPattern``), as a bind on `db` does.
+  /// With no `db`, only the columns count (the values of a layout): no value is refused.
+  func columnValues(encoder: StatementEncoder, for db: Database?) throws -> [String: DatabaseValue] {
     var encoder = encoder
     if encoder.dateFormat == nil, let db { encoder.dateFormat = db.valueStorage.dates }
     let sink = DictionarySink(options: encoder)
+    sink.unsignedIntegersAsBitPattern = db?.valueStorage.unsignedIntegersAsBitPattern ?? true
     var container = PersistenceContainer(.dictionary(Unretained(sink)))
     try encode(to: &container)
     return withExtendedLifetime(sink) { sink.values }
@@ -228,7 +231,7 @@ final class RecordLayout: Sendable {
 
   /// A layout built from the properties `value` encodes, not cached.
   static func fresh<R: TableRecord>(_ value: R, encoder: StatementEncoder) throws -> RecordLayout {
-    RecordLayout(R.self, columns: try value.columnValues(encoder: encoder).keys.sorted())
+    RecordLayout(R.self, columns: try value.columnValues(encoder: encoder, for: nil).keys.sorted())
   }
 }
 
@@ -307,12 +310,14 @@ extension Database {
   /// ``cachedStatement(sql:)`` comes with its bindings cleared.
   private func run<R: TableRecord>(_ sql: String, binding record: R, encoder: StatementEncoder) throws {
     let statement = try cachedStatementKeepingBindings(sql: sql)
-    do {
-      try record.bindColumns(to: statement, encoder: encoder)
-      try statement.execute()  // resets the statement, also when a step fails
-    } catch {
-      sqlite3_reset(statement.sqliteHandle)
-      throw error
+    try statement.whileOpen {
+      do {
+        try record.bindColumns(to: statement, encoder: encoder)
+        try statement.execute()  // resets the statement, also when a step fails
+      } catch {
+        sqlite3_reset(statement.sqliteHandle)
+        throw error
+      }
     }
   }
 
@@ -348,7 +353,7 @@ extension Database {
     _ record: R, encoder: StatementEncoder = StatementEncoder(), decoder: RowDecoder = RowDecoder()
   ) throws -> R {
     let rowid = try insert(record, encoder: encoder)
-    let values = try record.columnValues(encoder: encoder)
+    let values = try record.columnValues(encoder: encoder, for: self)
     let key = R.primaryKey.map { values[$0] ?? .null }
     let stored: R?
     if !key.isEmpty && !key.contains(.null) {
@@ -468,7 +473,7 @@ extension Database {
   /// The error for an update of `record` that found no row with its primary key.
   private func recordNotFound<R: TableRecord>(_ record: R, encoder: StatementEncoder) throws -> DatabaseError {
     let key = try RecordLayout.primaryKey(of: R.self)
-    let values = try record.columnValues(encoder: encoder)
+    let values = try record.columnValues(encoder: encoder, for: self)
     return .recordNotFound(table: R.tableName, key: values.filter { key.contains($0.key) })
   }
 
@@ -483,15 +488,23 @@ extension Database {
   /// ```
   ///
   /// - Throws: ``DatabaseError/recordNotFound(table:key:)`` when something differs and no row has the
-  ///   key, as GRDB's `updateChanges` does.
+  ///   key, as GRDB's `updateChanges` does; ``DatabaseError/primaryKeyChanged(table:old:new:)`` when the
+  ///   two records' primary keys differ (the changes of one row cannot be written to another).
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_update.html>
   @discardableResult
   public func updateChanges<R: TableRecord>(
     from old: R, to new: R, encoder: StatementEncoder = StatementEncoder()
   ) throws -> Bool {
+    let key = try RecordLayout.primaryKey(of: R.self)
     let before = try old.columnValues(encoder: encoder, for: self)
     let after = try new.columnValues(encoder: encoder, for: self)
+    // The update finds its row by `new`'s key: with another key in `old`, it would write `old`'s changes
+    // to another row and leave `old`'s row as it was.
+    if key.contains(where: { before[$0] != after[$0] }) {
+      throw DatabaseError.primaryKeyChanged(
+        table: R.tableName, old: before.filter { key.contains($0.key) }, new: after.filter { key.contains($0.key) })
+    }
     let changed = after.keys.sorted().filter { before[$0] != after[$0] }
     guard !changed.isEmpty else { return false }
     try update(new, columns: changed, encoder: encoder)
@@ -568,10 +581,12 @@ extension Database {
     // Inlined, so that the key binds and the record is built through their own types' code. The key
     // stays bound until the next lookup, which binds it again (see `run(_:binding:encoder:)`).
     let statement = try keyLookupStatement(R.self)
-    defer { sqlite3_reset(statement.sqliteHandle) }
-    try id.bind(to: statement, at: 1)
-    guard let row = try statement.step() else { return nil }
-    return try R(row: row, decoder: decoder)
+    return try statement.whileOpen {
+      defer { sqlite3_reset(statement.sqliteHandle) }
+      try id.bind(to: statement, at: 1)
+      guard let row = try statement.step() else { return nil }
+      return try R(row: row, decoder: decoder)
+    }
   }
 
   /// The cached `SELECT` by primary key of `R`, for a single-column key.

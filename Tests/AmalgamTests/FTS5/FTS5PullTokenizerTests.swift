@@ -39,6 +39,23 @@
     }
   }
 
+  /// A pull tokenizer whose token copy fails with an error of its own, and which has no token as a
+  /// string either.
+  final class FailingCopyTokenizer: FTS5PullTokenizer {
+    struct CopyFailed: Error, CustomStringConvertible {
+      var description: String { "the token could not be copied" }
+    }
+    var remaining = 0
+    required init(arguments: [String]) {}
+    func setText(_ text: String, reason: Database.FTS5TokenizationReason) { remaining = 2 }
+    func advance() -> Bool {
+      remaining -= 1
+      return remaining >= 0
+    }
+    func currentToken() -> String? { nil }
+    func copyCurrentToken(to buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws -> Int { throw CopyFailed() }
+  }
+
   /// One suite, serialized: the tokenizer records into static properties.
   @Suite(.serialized) struct FTS5PullTokenizerTests {
     private func makeNotes() throws -> Database {
@@ -75,6 +92,18 @@
       let highlighted = try db.fetchValue(
         String.self, sql: "SELECT highlight(notes, 0, '[', ']') FROM notes WHERE notes MATCH 'oat OR today'")
       #expect(highlighted == "Buy [Oat]  milk [today]")
+    }
+
+    @Test func aTokenCopyThatThrowsWithNoStringFailsTheStatementWithItsMessage() throws {
+      let db = try Database()
+      try db.addTokenizer("failing", type: FailingCopyTokenizer.self)
+      try db.execute(sql: "CREATE VIRTUAL TABLE notes USING fts5(body, tokenize = 'failing')")
+      let insert = #expect(throws: SQLiteError.self) {
+        try db.execute(sql: "INSERT INTO notes(rowid, body) VALUES (1, 'anything')")
+      }
+      #expect(insert?.message.contains("the token could not be copied") == true, "\(String(describing: insert))")
+      // The refused insert left no row behind.
+      #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes") == 0)
     }
 
     @Test func aTokenLongerThanTheBufferIsTakenFromCurrentToken() throws {

@@ -382,3 +382,58 @@ extension TableRecordTests {
     #expect(try db.fetchAll(LogLine.self) == [LogLine(message: "started")])
   }
 }
+
+/// A record with an unsigned 64-bit column, for ``ValueStorage/feistyDB``'s bit-pattern storage.
+private struct Counter: TableRecord, Equatable {
+  static let tableName = "counter"
+  var id: Int64
+  var total: UInt64
+}
+
+@Suite struct TableRecordKeyAndStorageTests {
+  @Test func updateChangesBetweenRecordsWithDifferentPrimaryKeysIsRefusedAndWritesNothing() throws {
+    let db = try makeSchema()
+    try db.insert(Player(id: 1, name: "Ada", score: 10, teamID: nil))
+    try db.insert(Player(id: 2, name: "Grace", score: 20, teamID: nil))
+    let refused = DatabaseError.primaryKeyChanged(table: "player", old: ["id": 1], new: ["id": 2])
+    #expect(throws: refused) {
+      try db.updateChanges(
+        from: Player(id: 1, name: "Ada", score: 10, teamID: nil), to: Player(id: 2, name: "Ada", score: 11, teamID: nil)
+      )
+    }
+    #expect(
+      refused.description
+        == "updateChanges(from:to:) was given two records of table \"player\" with different primary keys (id = 1 "
+        + "and id = 2): nothing was written, since the changes of one row cannot be written to another")
+    // Neither row changed.
+    #expect(try db.fetch(Player.self, id: 1) == Player(id: 1, name: "Ada", score: 10, teamID: nil))
+    #expect(try db.fetch(Player.self, id: 2) == Player(id: 2, name: "Grace", score: 20, teamID: nil))
+    // A composite key that differs in one column is refused too.
+    try db.insert(Membership(teamID: 1, playerID: 1, role: "coach"))
+    #expect(throws: DatabaseError.self) {
+      try db.updateChanges(
+        from: Membership(teamID: 1, playerID: 1, role: "coach"), to: Membership(teamID: 1, playerID: 2, role: "player"))
+    }
+    #expect(try db.fetch(Membership.self, key: [1, 1]) == Membership(teamID: 1, playerID: 1, role: "coach"))
+  }
+
+  @Test func aFeistyDBConnectionStoresARecordsUInt64ByBitPatternInEveryWrite() throws {
+    let db = try Database(path: ":memory:", options: Database.OpenOptions(valueStorage: .feistyDB))
+    try db.execute(sql: "CREATE TABLE counter(id INTEGER PRIMARY KEY, total INTEGER)")
+    let big = Counter(id: 1, total: .max)
+    try db.insert(big)
+    #expect(try db.prepare(sql: "SELECT total FROM counter").front(Int64.self) == -1)
+    #expect(try db.fetch(Counter.self, id: 1) == big)
+    try db.update(Counter(id: 1, total: .max - 1))
+    #expect(try db.fetch(Counter.self, id: 1)?.total == .max - 1)
+    #expect(try db.updateChanges(from: Counter(id: 1, total: .max - 1), to: big))
+    #expect(try db.fetch(Counter.self, id: 1) == big)
+    try db.upsert(Counter(id: 2, total: .max))
+    #expect(try db.fetchAll(Counter.self) == [big, Counter(id: 2, total: .max)])
+    #expect(try db.delete(Counter(id: 2, total: .max)))
+    // Amalgam's own storage still refuses the value.
+    db.valueStorage = .amalgam
+    #expect(throws: DatabaseError.self) { try db.insert(Counter(id: 3, total: .max)) }
+    #expect(throws: DatabaseError.self) { try db.updateChanges(from: Counter(id: 1, total: 0), to: big) }
+  }
+}
