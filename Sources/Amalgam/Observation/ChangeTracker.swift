@@ -29,8 +29,23 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     weak var observer: (any TransactionObserver)?
   }
 
+  /// What the observers are told, held while they are being told about a commit (see ``isNotifying``).
+  private enum Notice {
+    case event(DatabaseEvent)
+    case commit(DatabaseRegion)
+    case rollback
+  }
+
   private var isInstalled = false
   @exclusivity(unchecked) private var observers: [WeakObserver] = []
+  /// The connection, for restricting what the observers do from its callbacks. Unretained: the
+  /// connection keeps its states, this tracker among them, and outlives them.
+  private var connection: Unretained<Connection>?
+  /// Whether the observers are being told about a commit. They may write meanwhile: what those writes
+  /// report waits in ``heldNotices`` until every observer has been told, so that each one sees the
+  /// transactions in their order, one at a time, and the nesting never deepens.
+  @exclusivity(unchecked) private var isNotifying = false
+  private var heldNotices: [Notice] = []
   /// Told, on the connection's thread once each commit is done, what it changed: the owner's
   /// observations (see ``ObservationCenter``).
   /// The owner's observations, told on the connection's thread once each commit is done what it
@@ -78,6 +93,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   private func install(_ connection: Connection, _ handle: OpaquePointer) {
     guard !isInstalled else { return }
     isInstalled = true
+    self.connection = Unretained(connection)
     totalChanges = sqlite3_total_changes64(handle)
     connection.addTransactionListener(self)
     UpdateHookDispatcher.on(connection, handle).listener = self
@@ -123,6 +139,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
 
   func connectionDidClose() {
     observers = []
+    heldNotices = []
     commitSink = nil
     isInstalled = false
   }
@@ -180,12 +197,22 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     schemaChanged ? .fullDatabase : DatabaseRegion(tables: Set(numbers.map { tables[$0] }))
   }
 
+  /// Tells the observers about a row event, or holds it while they are told about a commit. They must
+  /// not use the connection: SQLite is in the middle of a statement.
   private func tell(_ event: DatabaseEvent) {
+    if isNotifying {
+      heldNotices.append(.event(event))
+      return
+    }
     for entry in observers {
       guard let observer = entry.observer,
         observer.observedRegion.contains(table: event.tableName, schema: event.databaseName)
       else { continue }
-      observer.databaseDidChange(event)
+      if let connection {
+        connection.withObject { $0.restricting(.transactionObserver) { observer.databaseDidChange(event) } }
+      } else {
+        observer.databaseDidChange(event)
+      }
     }
   }
 
@@ -280,6 +307,15 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     committedRowsChanged = false
     totalChanges = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     reset()
+    guard !observers.isEmpty else { return }
+    if isNotifying {
+      heldNotices.append(.rollback)
+    } else {
+      tellRollback(connection)
+    }
+  }
+
+  private func tellRollback(_ connection: Connection) {
     for entry in observers {
       guard let observer = entry.observer else { continue }
       connection.restricting(.transactionObserver) { observer.databaseDidRollback() }
@@ -292,22 +328,45 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     let wroteRows = total != totalChanges || committedRowsChanged
     totalChanges = total
     committedRowsChanged = false
-    defer {
-      committedTables.removeAll(keepingCapacity: true)
-      committedSchemaChange = false
-    }
     let withSuspects = wroteRows && !suspects.isEmpty
-    if observers.isEmpty, !withSuspects, !committedSchemaChange, let commitSink {
+    if observers.isEmpty, !isNotifying, !withSuspects, !committedSchemaChange, let commitSink {
       // The common case: the center looks each changed table up, and builds a region only if an
-      // observation reads one of them.
+      // observation reads one of them. Nothing here can commit again.
+      defer { committedTables.removeAll(keepingCapacity: true) }
       if !committedTables.isEmpty, commitSink.concerns(committedTables, of: tables, cache: &interest) {
         commitSink.report(region(committedTables, schemaChanged: false))
       }
       return
     }
+    // Forgotten before anyone is told: an observer may commit again from here.
     var changes = region(committedTables, schemaChanged: committedSchemaChange)
+    committedTables.removeAll(keepingCapacity: true)
+    committedSchemaChange = false
     if withSuspects { changes.formUnion(DatabaseRegion(tables: suspects)) }
     guard !changes.isEmpty else { return }
+    if isNotifying {
+      heldNotices.append(.commit(changes))
+      return
+    }
+    isNotifying = true
+    defer { isNotifying = false }
+    tellCommit(changes)
+    // What the observers' own writes reported meanwhile, in order (which may hold more).
+    while !heldNotices.isEmpty {
+      switch heldNotices.removeFirst() {
+      case .commit(let changes): tellCommit(changes)
+      case .rollback: tellRollback(connection)
+      case .event(let event):
+        isNotifying = false
+        tell(event)
+        isNotifying = true
+      }
+    }
+  }
+
+  /// Tells the observers, then the owner's observations, that a commit changed `changes`. The
+  /// observers may use the connection: the commit is done.
+  private func tellCommit(_ changes: DatabaseRegion) {
     for entry in observers {
       guard let observer = entry.observer, observer.observedRegion.intersects(changes) else { continue }
       observer.databaseDidCommit(changes: changes)
