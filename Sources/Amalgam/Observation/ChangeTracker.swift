@@ -46,6 +46,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// transactions in their order, one at a time, and the nesting never deepens.
   @exclusivity(unchecked) private var isNotifying = false
   private var heldNotices: [Notice] = []
+  /// The commit checks (``Database/setCommitCheck(_:on:_:)``), in the order they were set.
+  private(set) var commitChecks: [CommitCheck] = []
+  /// Whether the checks ran for the commit under way (``runCommitChecks(_:)``); the commit hook takes it.
+  @exclusivity(unchecked) var commitChecksRan = false
   /// Told, on the connection's thread once each commit is done, what it changed: the owner's
   /// observations (see ``ObservationCenter``).
   /// The owner's observations, told on the connection's thread once each commit is done what it
@@ -106,7 +110,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// Leaves the connection's callbacks once nothing uses the tracker.
   func uninstallIfUnused(_ connection: Connection, _ handle: OpaquePointer) {
     observers.removeAll { $0.observer == nil }
-    guard isInstalled, observers.isEmpty, commitSink == nil else { return }
+    guard isInstalled, observers.isEmpty, commitSink == nil, commitChecks.isEmpty else { return }
     isInstalled = false
     connection.removeTransactionListener(self)
     if let dispatcher = UpdateHookDispatcher.existing(on: connection) {
@@ -140,6 +144,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   func connectionDidClose() {
     observers = []
     heldNotices = []
+    commitChecks = []
     commitSink = nil
     isInstalled = false
   }
@@ -275,6 +280,20 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   // MARK: Transactions
 
   func transactionWillCommit(on connection: Connection) -> CommitDecision {
+    if !commitChecks.isEmpty {
+      if commitChecksRan {
+        commitChecksRan = false
+      } else if let handle = connection.handle,
+        let check = commitChecks.first(where: { $0.region.intersects(pendingChanges(handle)) })
+      {
+        connection.pendingCallbackError = (
+          SQLITE_CONSTRAINT,
+          "the commit check \"\(check.name)\" cannot run before a commit that SQLite makes on its own (a statement "
+            + "outside a transaction, COMMIT run as SQL): write in transaction { }, or end with commit()"
+        )
+        return .rollback
+      }
+    }
     for level in levels.dropFirst() { level.events.forEach(tell) }
     if !observers.isEmpty {
       var numbers: [Int] = []
@@ -302,6 +321,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   }
 
   func transactionDidRollback(on connection: Connection) {
+    commitChecksRan = false
     committedTables.removeAll(keepingCapacity: true)
     committedSchemaChange = false
     committedRowsChanged = false
@@ -392,6 +412,43 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     } else {
       level.events.forEach(tell)
     }
+  }
+
+  // MARK: Commit checks
+
+  func setCommitCheck(_ check: CommitCheck) {
+    if let index = commitChecks.firstIndex(where: { $0.name == check.name }) {
+      commitChecks[index] = check
+    } else {
+      commitChecks.append(check)
+    }
+  }
+
+  func removeCommitCheck(named name: String) {
+    commitChecks.removeAll { $0.name == name }
+  }
+
+  /// What the open transaction changed so far (more than that when unsure).
+  private func pendingChanges(_ handle: OpaquePointer) -> DatabaseRegion {
+    var numbers: [Int] = []
+    for level in levels { numbers += level.tableNumbers }
+    var changes = region(numbers, schemaChanged: schemaChanged)
+    if !suspects.isEmpty, rowsChanged || sqlite3_total_changes64(handle) != totalChanges {
+      changes.formUnion(DatabaseRegion(tables: suspects))
+    }
+    return changes
+  }
+
+  /// Runs the checks whose region the open transaction changed, on `db`, before Amalgam commits it;
+  /// the commit that follows is then let through.
+  func runCommitChecks(_ db: Database) throws {
+    commitChecksRan = false
+    guard let handle = db.connection.handle, sqlite3_get_autocommit(handle) == 0 else { return }
+    let changes = pendingChanges(handle)
+    for check in commitChecks where check.region.intersects(changes) {
+      try check.body(db)
+    }
+    commitChecksRan = true
   }
 
   private func reset() {
