@@ -20,11 +20,12 @@ extension Database {
     try execute(sql: "BEGIN \(type.rawValue) TRANSACTION")
   }
 
-  /// Commits the open transaction (`COMMIT`).
+  /// Commits the open transaction (`COMMIT`), after its commit checks (``setCommitCheck(_:on:_:)``):
+  /// when one throws, the transaction is rolled back and its error thrown.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_transaction.html>
   public func commit() throws {
-    try execute(sql: "COMMIT TRANSACTION")
+    try committingWithChecks { try execute(sql: "COMMIT TRANSACTION") }
   }
 
   /// Rolls back the open transaction (`ROLLBACK`).
@@ -116,7 +117,12 @@ extension Database {
         throw DatabaseError.transactionEndedInBody(TransactionEndedInBody(scope: scope, outcome: outcome))
       }
       do {
-        try execute(sql: "RELEASE SAVEPOINT \(name)")
+        if enclosed {
+          try execute(sql: "RELEASE SAVEPOINT \(name)")
+        } else {
+          // Releasing the outermost savepoint commits.
+          try committingWithChecks { try execute(sql: "RELEASE SAVEPOINT \(name)") }
+        }
         connection.savepointDidEnd(rolledBack: false)
       } catch let error as SQLiteError where enclosed && error.message.hasPrefix("no such savepoint") {
         throw DatabaseError.transactionEndedInBody(

@@ -29,8 +29,27 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     weak var observer: (any TransactionObserver)?
   }
 
+  /// What the observers are told, held while they are being told about a commit (see ``isNotifying``).
+  private enum Notice {
+    case event(DatabaseEvent)
+    case commit(DatabaseRegion)
+    case rollback
+  }
+
   private var isInstalled = false
   @exclusivity(unchecked) private var observers: [WeakObserver] = []
+  /// The connection, for restricting what the observers do from its callbacks. Unretained: the
+  /// connection keeps its states, this tracker among them, and outlives them.
+  private var connection: Unretained<Connection>?
+  /// Whether the observers are being told about a commit. They may write meanwhile: what those writes
+  /// report waits in ``heldNotices`` until every observer has been told, so that each one sees the
+  /// transactions in their order, one at a time, and the nesting never deepens.
+  @exclusivity(unchecked) private var isNotifying = false
+  private var heldNotices: [Notice] = []
+  /// The commit checks (``Database/setCommitCheck(_:on:_:)``), in the order they were set.
+  private(set) var commitChecks: [CommitCheck] = []
+  /// Whether the checks ran for the commit under way (``runCommitChecks(_:)``); the commit hook takes it.
+  @exclusivity(unchecked) var commitChecksRan = false
   /// Told, on the connection's thread once each commit is done, what it changed: the owner's
   /// observations (see ``ObservationCenter``).
   /// The owner's observations, told on the connection's thread once each commit is done what it
@@ -78,6 +97,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   private func install(_ connection: Connection, _ handle: OpaquePointer) {
     guard !isInstalled else { return }
     isInstalled = true
+    self.connection = Unretained(connection)
     totalChanges = sqlite3_total_changes64(handle)
     connection.addTransactionListener(self)
     UpdateHookDispatcher.on(connection, handle).listener = self
@@ -90,7 +110,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// Leaves the connection's callbacks once nothing uses the tracker.
   func uninstallIfUnused(_ connection: Connection, _ handle: OpaquePointer) {
     observers.removeAll { $0.observer == nil }
-    guard isInstalled, observers.isEmpty, commitSink == nil else { return }
+    guard isInstalled, observers.isEmpty, commitSink == nil, commitChecks.isEmpty else { return }
     isInstalled = false
     connection.removeTransactionListener(self)
     if let dispatcher = UpdateHookDispatcher.existing(on: connection) {
@@ -123,6 +143,8 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
 
   func connectionDidClose() {
     observers = []
+    heldNotices = []
+    commitChecks = []
     commitSink = nil
     isInstalled = false
   }
@@ -180,12 +202,22 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     schemaChanged ? .fullDatabase : DatabaseRegion(tables: Set(numbers.map { tables[$0] }))
   }
 
+  /// Tells the observers about a row event, or holds it while they are told about a commit. They must
+  /// not use the connection: SQLite is in the middle of a statement.
   private func tell(_ event: DatabaseEvent) {
+    if isNotifying {
+      heldNotices.append(.event(event))
+      return
+    }
     for entry in observers {
       guard let observer = entry.observer,
         observer.observedRegion.contains(table: event.tableName, schema: event.databaseName)
       else { continue }
-      observer.databaseDidChange(event)
+      if let connection {
+        connection.withObject { $0.restricting(.transactionObserver) { observer.databaseDidChange(event) } }
+      } else {
+        observer.databaseDidChange(event)
+      }
     }
   }
 
@@ -248,6 +280,20 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   // MARK: Transactions
 
   func transactionWillCommit(on connection: Connection) -> CommitDecision {
+    if !commitChecks.isEmpty {
+      if commitChecksRan {
+        commitChecksRan = false
+      } else if let handle = connection.handle,
+        let check = commitChecks.first(where: { $0.region.intersects(pendingChanges(handle)) })
+      {
+        connection.pendingCallbackError = (
+          SQLITE_CONSTRAINT,
+          "the commit check \"\(check.name)\" cannot run before a commit that SQLite makes on its own (a statement "
+            + "outside a transaction, COMMIT run as SQL): write in transaction { }, or end with commit()"
+        )
+        return .rollback
+      }
+    }
     for level in levels.dropFirst() { level.events.forEach(tell) }
     if !observers.isEmpty {
       var numbers: [Int] = []
@@ -275,11 +321,21 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   }
 
   func transactionDidRollback(on connection: Connection) {
+    commitChecksRan = false
     committedTables.removeAll(keepingCapacity: true)
     committedSchemaChange = false
     committedRowsChanged = false
     totalChanges = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     reset()
+    guard !observers.isEmpty else { return }
+    if isNotifying {
+      heldNotices.append(.rollback)
+    } else {
+      tellRollback(connection)
+    }
+  }
+
+  private func tellRollback(_ connection: Connection) {
     for entry in observers {
       guard let observer = entry.observer else { continue }
       connection.restricting(.transactionObserver) { observer.databaseDidRollback() }
@@ -292,22 +348,45 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     let wroteRows = total != totalChanges || committedRowsChanged
     totalChanges = total
     committedRowsChanged = false
-    defer {
-      committedTables.removeAll(keepingCapacity: true)
-      committedSchemaChange = false
-    }
     let withSuspects = wroteRows && !suspects.isEmpty
-    if observers.isEmpty, !withSuspects, !committedSchemaChange, let commitSink {
+    if observers.isEmpty, !isNotifying, !withSuspects, !committedSchemaChange, let commitSink {
       // The common case: the center looks each changed table up, and builds a region only if an
-      // observation reads one of them.
+      // observation reads one of them. Nothing here can commit again.
+      defer { committedTables.removeAll(keepingCapacity: true) }
       if !committedTables.isEmpty, commitSink.concerns(committedTables, of: tables, cache: &interest) {
         commitSink.report(region(committedTables, schemaChanged: false))
       }
       return
     }
+    // Forgotten before anyone is told: an observer may commit again from here.
     var changes = region(committedTables, schemaChanged: committedSchemaChange)
+    committedTables.removeAll(keepingCapacity: true)
+    committedSchemaChange = false
     if withSuspects { changes.formUnion(DatabaseRegion(tables: suspects)) }
     guard !changes.isEmpty else { return }
+    if isNotifying {
+      heldNotices.append(.commit(changes))
+      return
+    }
+    isNotifying = true
+    defer { isNotifying = false }
+    tellCommit(changes)
+    // What the observers' own writes reported meanwhile, in order (which may hold more).
+    while !heldNotices.isEmpty {
+      switch heldNotices.removeFirst() {
+      case .commit(let changes): tellCommit(changes)
+      case .rollback: tellRollback(connection)
+      case .event(let event):
+        isNotifying = false
+        tell(event)
+        isNotifying = true
+      }
+    }
+  }
+
+  /// Tells the observers, then the owner's observations, that a commit changed `changes`. The
+  /// observers may use the connection: the commit is done.
+  private func tellCommit(_ changes: DatabaseRegion) {
     for entry in observers {
       guard let observer = entry.observer, observer.observedRegion.intersects(changes) else { continue }
       observer.databaseDidCommit(changes: changes)
@@ -333,6 +412,43 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     } else {
       level.events.forEach(tell)
     }
+  }
+
+  // MARK: Commit checks
+
+  func setCommitCheck(_ check: CommitCheck) {
+    if let index = commitChecks.firstIndex(where: { $0.name == check.name }) {
+      commitChecks[index] = check
+    } else {
+      commitChecks.append(check)
+    }
+  }
+
+  func removeCommitCheck(named name: String) {
+    commitChecks.removeAll { $0.name == name }
+  }
+
+  /// What the open transaction changed so far (more than that when unsure).
+  private func pendingChanges(_ handle: OpaquePointer) -> DatabaseRegion {
+    var numbers: [Int] = []
+    for level in levels { numbers += level.tableNumbers }
+    var changes = region(numbers, schemaChanged: schemaChanged)
+    if !suspects.isEmpty, rowsChanged || sqlite3_total_changes64(handle) != totalChanges {
+      changes.formUnion(DatabaseRegion(tables: suspects))
+    }
+    return changes
+  }
+
+  /// Runs the checks whose region the open transaction changed, on `db`, before Amalgam commits it;
+  /// the commit that follows is then let through.
+  func runCommitChecks(_ db: Database) throws {
+    commitChecksRan = false
+    guard let handle = db.connection.handle, sqlite3_get_autocommit(handle) == 0 else { return }
+    let changes = pendingChanges(handle)
+    for check in commitChecks where check.region.intersects(changes) {
+      try check.body(db)
+    }
+    commitChecksRan = true
   }
 
   private func reset() {

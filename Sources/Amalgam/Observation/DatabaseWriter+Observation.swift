@@ -13,6 +13,10 @@ final class ChangeNotifications: ObservationEntry, @unchecked Sendable {
     continuation.yield(changes)
   }
 
+  func databaseDidClose() {
+    continuation.finish()
+  }
+
   static func stream(_ center: ObservationCenter, region: DatabaseRegion) -> AsyncStream<DatabaseRegion> {
     let (stream, continuation) = AsyncStream.makeStream(of: DatabaseRegion.self)
     let entry = ChangeNotifications(region: region, continuation: continuation)
@@ -44,7 +48,8 @@ extension DatabaseQueue {
   /// The changes that each commit makes to `region`, without fetching anything: one element per commit
   /// (or per commit of another connection, whose changes are ``DatabaseRegion/fullDatabase``), yielded
   /// on the writer right after the commit, before the next closure starts. Notifications start at once
-  /// and stop when the stream is released or its iterating task is cancelled.
+  /// and stop when the stream is released or its iterating task is cancelled; the stream ends when the
+  /// queue is closed.
   ///
   /// ```swift
   /// for await changes in queue.changes(in: DatabaseRegion(tables: ["product"])) {

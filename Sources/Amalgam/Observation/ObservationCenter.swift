@@ -9,6 +9,8 @@ protocol ObservationEntry: AnyObject, Sendable {
   /// the commit and before the next closure: it must return quickly. `generation` counts the commits
   /// reported so far.
   func databaseDidChange(_ changes: DatabaseRegion, generation: UInt64)
+  /// The writer was closed: the entry ends (and removes itself). Called on the writer.
+  func databaseDidClose()
 }
 
 /// The observations of one ``DatabaseQueue`` or ``DatabasePool``, and the link between them and the
@@ -145,6 +147,8 @@ final class ObservationCenter: @unchecked Sendable {
     let connection = db.connection
     guard let handle = connection.handle else {
       tracker = nil
+      let entries = state.withLock { Array($0.entries.values) }
+      for entry in entries { entry.databaseDidClose() }
       return
     }
     connection.finishCommitIfNeeded()

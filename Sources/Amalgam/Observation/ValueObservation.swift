@@ -16,7 +16,8 @@ import Dispatch
 /// than the consumer takes values are coalesced, never dropped: the last element always reflects the
 /// last commit. The observation starts when iteration starts, and stops (releasing its hooks and
 /// connections) when the iterating task is cancelled or stops iterating. An error thrown by the query
-/// ends the sequence with that error.
+/// ends the sequence with that error; closing the queue or pool ends it with
+/// ``DatabaseError/databaseClosed``.
 ///
 /// Values are received in the task that iterates, on its actor: iterate from a `@MainActor` task (a
 /// SwiftUI `.task { }`) to receive them on the main actor.
@@ -47,11 +48,18 @@ public struct ValueObservation<Value: Sendable>: AsyncSequence, Sendable {
 
   /// Waits `interval` after a change before running the query again, so that all the commits made
   /// meanwhile cost one query: for heavy writes while observing. The first value is not delayed.
+  ///
+  /// A negative interval waits not at all; an interval longer than 9 × 10⁹ seconds (about 285 years, the
+  /// longest that Dispatch's nanosecond deadlines hold) waits that long.
   public func throttled(_ interval: Duration) -> Self {
     var observation = self
-    observation.throttle = interval
+    observation.throttle = Swift.min(Swift.max(interval, .zero), Self.longestThrottle)
     return observation
   }
+
+  /// The longest wait of ``throttled(_:)``: 9 × 10⁹ seconds, the longest whole number of seconds that
+  /// Dispatch's nanosecond deadlines can hold.
+  static var longestThrottle: Duration { .seconds(9_000_000_000) }
 
   /// Runs the query again after changes to `region` only, instead of the region the query reads.
   ///
@@ -143,10 +151,19 @@ final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendab
     }
     guard startNow else { return }
     if let throttle = observation.throttle {
-      DispatchQueue.global().asyncAfter(deadline: .now() + throttle.dispatchInterval) { [self] in fetch() }
+      // Weak: a long wait must not keep an observation that ended alive.
+      DispatchQueue.global().asyncAfter(deadline: .now() + throttle.dispatchInterval) { [weak self] in
+        self?.fetch()
+      }
     } else {
       fetch()
     }
+  }
+
+  func databaseDidClose() {
+    guard state.withLock({ !$0.isStopped }) else { return }
+    continuation.finish(throwing: DatabaseError.databaseClosed)
+    stop()
   }
 
   /// Runs the query on the reader; the value goes to the consumer, then the query runs again if a

@@ -270,4 +270,69 @@ private struct Refusal: Error, CustomStringConvertible {
     try db.removeAuthorizer()
     #expect(try db.prepare(sql: "SELECT count(*) FROM note WHERE text IS NOT NULL").front(Int.self) == 2)
   }
+
+  @Test func anObserverCanWriteInDatabaseDidCommitAndEachCommitIsReportedOnce() throws {
+    /// Writes an audit log of the commits that change `note`, as the observer's documentation allows.
+    final class AuditLog: TransactionObserver {
+      let observedRegion = DatabaseRegion(tables: ["note"])
+      unowned let db: Database
+      var error: (any Error)?
+      init(_ db: Database) { self.db = db }
+      func databaseDidCommit(changes: DatabaseRegion) {
+        do {
+          try db.execute(sql: "INSERT INTO tag(name) VALUES (?)", parameterValues: [changes.tableNames.joined()])
+        } catch {
+          self.error = error
+        }
+      }
+    }
+    let db = try makeDatabase()
+    let audit = AuditLog(db)
+    let everything = Recorder()
+    try db.add(transactionObserver: audit)
+    try db.add(transactionObserver: everything)
+    try db.execute(sql: "INSERT INTO note(text) VALUES ('a')")
+    #expect(audit.error == nil)
+    #expect(try db.prepare(sql: "SELECT name FROM tag").column(0, as: String.self) == ["note"])
+    // The observer after the writer sees the two commits in their order, each once, and the audit
+    // log's row event after the commit that caused it.
+    #expect(everything.takeCommits() == [["note"], ["tag"]])
+    #expect(everything.events.map(\.tableName) == ["note", "tag"])
+    try db.transaction { db in
+      try db.execute(sql: "INSERT INTO note(text) VALUES ('b')")
+      try db.execute(sql: "INSERT INTO note(text) VALUES ('c')")
+    }
+    #expect(try db.prepare(sql: "SELECT count(*) FROM tag").front(Int.self) == 2)
+    #expect(everything.takeCommits() == [["note"], ["tag"]])
+  }
+
+  @Test func rowEventsMustNotUseTheConnection() throws {
+    final class Meddler: TransactionObserver {
+      let observedRegion = DatabaseRegion(tables: ["note"])
+      let db: Database
+      var errors: [String] = []
+      init(_ db: Database) { self.db = db }
+      func databaseDidChange(_ event: DatabaseEvent) {
+        do { try db.execute(sql: "INSERT INTO tag(name) VALUES ('inside')") } catch { errors.append("\(error)") }
+        do { _ = try db.prepare(sql: "SELECT 1").front(Int.self) } catch { errors.append("\(error)") }
+        do { try db.close() } catch { errors.append("\(error)") }
+      }
+      func databaseDidCommit(changes: DatabaseRegion) {}
+    }
+    let db = try makeDatabase()
+    let meddler = Meddler(db)
+    try db.add(transactionObserver: meddler)
+    try db.execute(sql: "INSERT INTO note(text) VALUES ('x')")
+    #expect(meddler.errors.count == 3)
+    #expect(meddler.errors.allSatisfy { $0.contains("transaction observer") })
+    #expect(db.isOpen)
+    #expect(try db.prepare(sql: "SELECT count(*) FROM tag").front(Int.self) == 0)
+    // Row events held by a savepoint are restricted too when they are told.
+    meddler.errors = []
+    try db.transaction { db in
+      try db.savepoint { db in try db.execute(sql: "INSERT INTO note(text) VALUES ('y')") }
+    }
+    #expect(meddler.errors.count == 3)
+    #expect(try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) == 2)
+  }
 }
