@@ -1,25 +1,67 @@
-// Workloads 24 and 25: what observation costs the writer. Both sides run on a DatabaseQueue in memory;
-// the "C" column is the same work on a queue that nothing observes, the "Amalgam" column on a queue
-// with observations running, so the ratio is the cost of observing.
+// Workloads 24, 25, 29 and 30: what observation costs. Every side runs on a DatabaseQueue in memory; the
+// "C" column is the same work on a queue that nothing observes, the "Amalgam" column on a queue with
+// observations running, each consumed by a task of its own, so the ratio is the cost of observing. A
+// run ends once the observations delivered their value for its last commit, and
+// `Scripts/bench-instructions` counts every thread (the queries run on the queue's thread, the values
+// reach their consumers on the cooperative pool's).
 import Amalgam
 import Foundation
 
-/// A queue, and the observations kept running on it (their iterators keep them alive).
+/// A queue, and the observations kept running on it, each consumed by a task of its own.
 final class ObservedQueue {
   let queue: DatabaseQueue
-  var iterators: [ValueObservation<Int>.AsyncIterator] = []
+  private var consumers: [Task<Void, Never>] = []
+  /// The last value delivered by the observation started with ``observeValue(_:)``.
+  let latest = LatestValue()
+  /// How many observations delivered their first value.
+  let started = LatestValue()
 
   init(schema: String) throws {
     queue = try DatabaseQueue()
     try queue.sync { db in try db.batch(sql: schema) }
   }
 
+  deinit {
+    for consumer in consumers { consumer.cancel() }
+  }
+
   /// Starts an observation of `table` (region declared, so that it is indexed at once).
   func observe(_ table: String) {
-    let observation = queue.observe { db in
-      try db.prepare(sql: "SELECT count(*) FROM \(table) WHERE rowid = 1").front(Int.self) ?? 0
-    }.tracking(DatabaseRegion(tables: [table]))
-    iterators.append(observation.makeAsyncIterator())
+    consume(
+      queue.observe { db in
+        try db.prepare(sql: "SELECT count(*) FROM \(table) WHERE rowid = 1").front(Int.self) ?? 0
+      }.tracking(DatabaseRegion(tables: [table])), into: nil)
+  }
+
+  /// Starts an observation of `sql`'s integer (region recorded, duplicates removed), whose values go to
+  /// ``latest``.
+  func observeValue(_ sql: String) {
+    consume(
+      queue.observe { db in try db.prepare(sql: sql).front(Int.self) ?? 0 }.removingDuplicates(), into: latest)
+  }
+
+  private func consume(_ observation: ValueObservation<Int>, into latest: LatestValue?) {
+    let started = started
+    consumers.append(
+      Task.detached {
+        do {
+          var isFirst = true
+          for try await value in observation {
+            latest?.set(value)
+            if isFirst { started.increment() }
+            isFirst = false
+          }
+        } catch {
+          FileHandle.standardError.write(Data("amalgam-bench: observation failed: \(error)\n".utf8))
+        }
+      })
+  }
+
+  /// Waits until the observation of ``observeValue(_:)`` delivered `value`.
+  func waitForValue(_ value: Int) throws {
+    guard latest.wait(forExactly: value, seconds: 600) else {
+      throw BenchmarkFailure(description: "the observation delivered no \(value)")
+    }
   }
 }
 
@@ -27,33 +69,45 @@ private let otherTableCount = 1_000
 private let singleWriteCount = 10_000
 private let bulkInsertCount = 100_000
 
+private let oneTableSchema = "CREATE TABLE written(id INTEGER PRIMARY KEY, v INTEGER);"
 private let writesSchema =
-  "CREATE TABLE written(id INTEGER PRIMARY KEY, v INTEGER);"
-  + (0..<otherTableCount).map { "CREATE TABLE other\($0)(id INTEGER PRIMARY KEY);" }.joined()
+  oneTableSchema + (0..<otherTableCount).map { "CREATE TABLE other\($0)(id INTEGER PRIMARY KEY);" }.joined()
 
-/// Workload 24's queues: one unobserved, one with 1,000 observations of other tables. Unchecked: the
-/// benchmark runs on one thread.
-nonisolated(unsafe) private let singleWrites: (plain: ObservedQueue, observed: ObservedQueue)? = {
-  guard let plain = try? ObservedQueue(schema: writesSchema),
-    let observed = try? ObservedQueue(schema: writesSchema)
-  else { return nil }
-  for table in 0..<otherTableCount { observed.observe("other\(table)") }
-  return (plain, observed)
-}()
+/// An unobserved queue and an observed one with the same schema. Unchecked: the benchmark's own code
+/// runs on one thread.
+private typealias QueuePair = (plain: ObservedQueue, observed: ObservedQueue)
 
-/// Workload 25's queues: one unobserved, one observing the table it fills.
-nonisolated(unsafe) private let bulkInserts: (plain: ObservedQueue, observed: ObservedQueue)? = {
-  let schema = "CREATE TABLE bulk(id INTEGER PRIMARY KEY, a INTEGER, b TEXT);"
+private func makePair(schema: String, observe: (ObservedQueue) -> Void) -> QueuePair? {
   guard let plain = try? ObservedQueue(schema: schema), let observed = try? ObservedQueue(schema: schema) else {
     return nil
   }
-  observed.observe("bulk")
+  observe(observed)
   return (plain, observed)
-}()
+}
 
-private func queues(
-  _ pair: (plain: ObservedQueue, observed: ObservedQueue)?
-) throws -> (plain: ObservedQueue, observed: ObservedQueue) {
+/// Workload 24's queues: the observed one has 1,000 observations of other tables, which ran their first
+/// query before anything is counted.
+nonisolated(unsafe) private let singleWrites = makePair(schema: writesSchema) { observed in
+  for table in 0..<otherTableCount { observed.observe("other\(table)") }
+  _ = observed.started.wait(forExactly: otherTableCount, seconds: 600)
+}
+
+/// Workload 25's queues: the observed one observes the table it fills.
+nonisolated(unsafe) private let bulkInserts = makePair(
+  schema: "CREATE TABLE bulk(id INTEGER PRIMARY KEY, a INTEGER, b TEXT);"
+) { observed in observed.observeValue("SELECT count(*) FROM bulk WHERE rowid = 1") }
+
+/// Workload 29's queues: 1,001 tables, one observation of the written one.
+nonisolated(unsafe) private let writtenAmongMany = makePair(schema: writesSchema) { observed in
+  observed.observeValue("SELECT count(*) FROM written")
+}
+
+/// Workload 30's queues: the written table alone, observed once.
+nonisolated(unsafe) private let writtenAlone = makePair(schema: oneTableSchema) { observed in
+  observed.observeValue("SELECT count(*) FROM written")
+}
+
+private func queues(_ pair: QueuePair?) throws -> QueuePair {
   guard let pair else { throw BenchmarkFailure(description: "could not open the observation workloads' queues") }
   return pair
 }
@@ -79,29 +133,58 @@ private func bulkInsert(_ queue: DatabaseQueue) throws -> Int {
   return try queue.sync { db in try db.prepare(sql: "SELECT sum(a) FROM bulk").front(Int.self) ?? 0 }
 }
 
+/// Empties `table` on both queues (untimed: while observed, a DELETE goes row by row, see
+/// ChangeTracker) and waits until the observed queue's observation, if any, delivered `emptyValue`.
+private func empty(_ table: String, _ pair: QueuePair?, emptyValue: Int?) throws {
+  let pair = try queues(pair)
+  for side in [pair.plain, pair.observed] {
+    try side.queue.sync { db in try db.execute(sql: "DELETE FROM \(table)") }
+  }
+  if let emptyValue { try pair.observed.waitForValue(emptyValue) }
+}
+
+/// One observation of the written table under 10,000 single-row commits, on a queue whose schema is
+/// `pair`'s: the run ends once the observation delivered the last count.
+private func observedWrites(_ number: Int, _ name: String, _ pair: @autoclosure @escaping () -> QueuePair?)
+  -> Workload
+{
+  Workload(
+    number: number, name: name, target: 2.5,
+    prepareRun: { _ in try empty("written", pair(), emptyValue: 0) },
+    c: { _ in try singleWriteTransactions(queues(pair()).plain.queue) },
+    amalgam: { _ in
+      let observed = try queues(pair()).observed
+      let checksum = try singleWriteTransactions(observed.queue)
+      try observed.waitForValue(singleWriteCount)
+      return checksum
+    })
+}
+
 func observationWorkloads() -> [Workload] {
   [
     Workload(
       number: 24, name: "observation: 10k single-row commits, 1,000 observations of other tables (ratio to none)",
       target: 1.05,
-      prepareRun: { _ in
-        // Untimed: while observed, a DELETE goes row by row (see ChangeTracker), which is not what is measured.
-        for side in try [queues(singleWrites).plain, queues(singleWrites).observed] {
-          try side.queue.sync { db in try db.execute(sql: "DELETE FROM written") }
-        }
-      },
+      prepareRun: { _ in try empty("written", singleWrites, emptyValue: nil) },
       c: { _ in try singleWriteTransactions(queues(singleWrites).plain.queue) },
       amalgam: { _ in try singleWriteTransactions(queues(singleWrites).observed.queue) }),
     Workload(
       number: 25, name: "observation: 100k inserts in one transaction into an observed table (ratio to none)",
       target: 1.10,
-      prepareRun: { _ in
-        for side in try [queues(bulkInserts).plain, queues(bulkInserts).observed] {
-          try side.queue.sync { db in try db.execute(sql: "DELETE FROM bulk") }
-        }
-      },
+      prepareRun: { _ in try empty("bulk", bulkInserts, emptyValue: 0) },
       c: { _ in try bulkInsert(queues(bulkInserts).plain.queue) },
-      amalgam: { _ in try bulkInsert(queues(bulkInserts).observed.queue) }),
+      amalgam: { _ in
+        let observed = try queues(bulkInserts).observed
+        let checksum = try bulkInsert(observed.queue)
+        try observed.waitForValue(1)
+        return checksum
+      }),
+    observedWrites(
+      29, "observation: 10k single-row commits, one observation of the written table, 1,001 tables (ratio to none)",
+      writtenAmongMany),
+    observedWrites(
+      30, "observation: 10k single-row commits, one observation of the written table, 1 table (ratio to none)",
+      writtenAlone),
   ]
 }
 
@@ -176,6 +259,26 @@ final class LatestValue: @unchecked Sendable {
     time = DispatchTime.now().uptimeNanoseconds
     condition.broadcast()
     condition.unlock()
+  }
+
+  /// Adds one to the value.
+  func increment() {
+    condition.lock()
+    value = max(value, 0) + 1
+    time = DispatchTime.now().uptimeNanoseconds
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits up to `seconds` for the value to be `expected`; returns whether it came.
+  func wait(forExactly expected: Int, seconds: Double) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    let deadline = Date().addingTimeInterval(seconds)
+    while value != expected {
+      if !condition.wait(until: deadline) { return false }
+    }
+    return true
   }
 
   /// Waits up to 5 s for `expected` and returns when it arrived.

@@ -231,6 +231,9 @@ protocol AuthorizerListener: AnyObject {
 final class AuthorizerDispatcher {
   var userAuthorizer: ((AuthorizerRequest) -> AuthorizerResult)?
   private(set) var listeners: [any AuthorizerListener] = []
+  /// While set, the only one asked: a listener that prepares a statement to learn about it, which
+  /// neither the user's authorizer nor the other listeners should hear of.
+  var soleListener: (any AuthorizerListener)?
   private let connection: Unretained<Connection>
 
   private init(connection: Connection) {
@@ -283,6 +286,10 @@ final class AuthorizerDispatcher {
     _ code: Int32, _ argument1: UnsafePointer<CChar>?, _ argument2: UnsafePointer<CChar>?,
     _ databaseName: UnsafePointer<CChar>?, _ triggerOrView: UnsafePointer<CChar>?
   ) -> Int32 {
+    if let soleListener {
+      return soleListener.authorize(
+        code, argument1, argument2, databaseName: databaseName, triggerOrView: triggerOrView)
+    }
     var answer = SQLITE_OK
     for listener in listeners
     where listener.authorize(

@@ -82,7 +82,8 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   @exclusivity(unchecked) private var lastTableCopy = ContiguousArray<CChar>()
   @exclusivity(unchecked) private var lastTable: Int?
   @exclusivity(unchecked) private var lastTableRecorded = false
-  /// The table of the `DROP TABLE` SQLite is authorizing: its `DELETE` must not be ignored.
+  /// The table of the `DROP TABLE` SQLite authorized last: the `DELETE` authorized right after it
+  /// must not be ignored.
   private var droppingTable: String?
 
   init() {}
@@ -234,6 +235,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     _ code: Int32, _ argument1: UnsafePointer<CChar>?, _ argument2: UnsafePointer<CChar>?,
     databaseName: UnsafePointer<CChar>?, triggerOrView: UnsafePointer<CChar>?
   ) -> Int32 {
+    // SQLite authorizes a dropped table's DELETE right after the DROP itself; when the user's authorizer
+    // refuses the DROP, no DELETE follows, and the next DELETE of the table must still be ignored.
+    let dropping = droppingTable
+    droppingTable = nil
     switch code {
     case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
       guard let argument1 else { return SQLITE_OK }
@@ -245,10 +250,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       let table = DatabaseRegion.Table(schema: databaseName.map { String(cString: $0) } ?? "main", name: name)
       if !rowidTables.contains(table) { suspects.insert(table) }
       guard code == SQLITE_DELETE else { return SQLITE_OK }
-      if droppingTable == table.name {
-        droppingTable = nil
-        return SQLITE_OK
-      }
+      if dropping == table.name { return SQLITE_OK }
       return SQLITE_IGNORE
     case SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_TABLE, SQLITE_DROP_VIEW, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_VTABLE:
       // SQLite then authorizes a DELETE of the same table or view: ignoring it would skip the DROP.

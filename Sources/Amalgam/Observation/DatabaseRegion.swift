@@ -1,8 +1,9 @@
 /// A set of tables: what a query reads, or what a commit changed.
 ///
 /// Observations record the region of their query while it runs (SQLite's authorizer reports every
-/// table a statement reads, through views, triggers and subqueries), and refetch only after a commit
-/// whose changed region intersects it. A region can also be declared:
+/// table a statement reads, through views, triggers and subqueries, in the schema SQLite resolved it
+/// to), and refetch only after a commit whose changed region intersects it. A region can also be
+/// declared:
 ///
 /// ```swift
 /// let region = DatabaseRegion(tables: ["note", "tag"])

@@ -160,6 +160,7 @@ final class ObservationCenter: @unchecked Sendable {
       tracker.commitSink = nil
       tracker.uninstallIfUnused(connection, handle)
       self.tracker = nil
+      RegionRecorder.stopListening(on: connection)
     } else if hasEntries {
       // Commits made while no tracker was installed changed unknown tables.
       if commitCount != lastCommitCount { report(.fullDatabase) }
@@ -206,6 +207,8 @@ final class ObservationCenter: @unchecked Sendable {
 
   /// Tells the entries whose region `changes` intersects.
   func report(_ changes: DatabaseRegion) {
+    // The whole database: the schema may have changed, and with it the tables a statement reads.
+    if changes.isFullDatabase { RegionRecorder.schemaMayHaveChanged() }
     let (entries, generation) = state.withLock { state -> ([any ObservationEntry], UInt64) in
       state.generation += 1
       guard !state.entries.isEmpty else { return ([], state.generation) }
