@@ -27,7 +27,7 @@
         to: query, in: table, column: column, k: k, filter: filter, schema: schema)
       return try withStatement(sql: literal.sql, arguments: literal.statementArguments()) { statement in
         var matches: [VectorMatch] = []
-        matches.reserveCapacity(k)
+        matches.reserveCapacity(min(k, 1024))  // k comes from the caller: never reserve what it asks blindly
         try statement.results { row in
           matches.append(VectorMatch(rowid: try row.value(at: 0), distance: try row.value(at: 1)))
         }
