@@ -5,6 +5,10 @@
 #define SQLITE_VEC_STATIC 1
 // vec_npy_file() reads files; sqlite3_vec_init() never registers it, so leave its code out.
 #define SQLITE_VEC_OMIT_FS 1
+// SQLITE_THREADSAFE is chosen in sqlite3.c and not defined here, so sqlite-vec leaves out its own locking of
+// the connection's mutex around its internal statements. Nothing is lost: in multi-thread mode (the default)
+// a connection has no mutex and is used by one thread at a time, and in serialized mode SQLite already holds
+// that (recursive) mutex whenever it calls into a vec0 table.
 
 // SIMD is chosen at compile time, from what the compiler targets, never from the machine that builds:
 // a binary then never executes an instruction its CPU lacks. AVX only when the target has it (-mavx,
