@@ -137,6 +137,9 @@ let compileOptions: [CompileOption] = [
   .init(
     "ENCRYPTION", default: false, defines: ["AMALGAM_ENABLE_ENCRYPTION"],
     "Encrypted databases: SQLite3 Multiple Ciphers (ChaCha20, AES, SQLCipher, Ascon, AEGIS) in place of SQLite."),
+  .init(
+    "VECTOR", default: false, defines: ["AMALGAM_ENABLE_VECTOR"],
+    "Vector search: sqlite-vec 0.1.9 (vec0 tables, KNN queries, vec_* functions), registered on every connection."),
 
   // Threading mode. The default (neither trait) is SQLITE_THREADSAFE=2, multi-thread: the Swift layer
   // confines each connection. If both traits are on (as with --enable-all-traits), THREADSAFE_1 wins:

@@ -210,6 +210,9 @@ public enum SQLite {
     #if ENCRYPTION
       traits.append("ENCRYPTION")
     #endif
+    #if VECTOR
+      traits.append("VECTOR")
+    #endif
     #if THREADSAFE_0
       traits.append("THREADSAFE_0")
     #endif

@@ -61,8 +61,9 @@ int sqlite3mc_config_cipher(sqlite3 *db, const char *cipherName, const char *par
 /// "SQLite3 Multiple Ciphers X.Y.Z".
 const char *sqlite3mc_version(void);
 
-/// Registers the ext/misc extensions compiled into this build (series, decimal, ieee754, uuid, sha3) on
-/// `db`. Does nothing and returns SQLITE_OK when the ENABLE_EXTENSIONS trait is off.
+/// Registers the extensions compiled into this build on `db`: the ext/misc ones (series, decimal, ieee754,
+/// uuid, sha3; trait ENABLE_EXTENSIONS) and sqlite-vec (trait VECTOR). Does nothing and returns SQLITE_OK
+/// when both traits are off.
 int amalgam_register_extensions(sqlite3 *db, char **errorMessage);
 
 /// A column's storage class and, when it is SQLITE_INTEGER, its value. Returned by value (in two
@@ -119,6 +120,9 @@ static inline __attribute__((always_inline)) void amalgam_store_relaxed(uint64_t
 
 /// 1 when the ext/misc extensions are compiled in (trait ENABLE_EXTENSIONS), else 0.
 int amalgam_extensions_enabled(void);
+
+/// 1 when sqlite-vec is compiled in (trait VECTOR), else 0.
+int amalgam_vector_enabled(void);
 
 // ---- Hooks, limits and configuration (Sources/AmalgamSQLite/shims.c) ----
 // Swift cannot call C functions that take variable arguments; these take fixed ones.

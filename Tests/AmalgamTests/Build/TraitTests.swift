@@ -54,8 +54,9 @@ import Testing
     // enabledTraits lists only enabled traits; TraitListTests checks the table against Package.swift's full list.
     let checked = Set(Self.optionByTrait.map(\.trait))
     // ENCRYPTION swaps the amalgamation rather than setting an option: EncryptionTests calls into the C side.
+    // VECTOR compiles sqlite-vec beside it: VectorRegistrationTests checks that it is registered.
     let notCompileOptions: Set<String> = [
-      "DEFAULT_OPTIONS", "ENABLE_EXTENSIONS", "ENCRYPTION", "THREADSAFE_0", "THREADSAFE_1",
+      "DEFAULT_OPTIONS", "ENABLE_EXTENSIONS", "ENCRYPTION", "VECTOR", "THREADSAFE_0", "THREADSAFE_1",
     ]
     for trait in SQLite.enabledTraits where !notCompileOptions.contains(trait) {
       #expect(checked.contains(trait), "trait \(trait) has no compile-option check")
