@@ -85,8 +85,9 @@ public struct Configuration: Sendable {
 
   /// How often observations of a database file look for commits made by other connections (another
   /// queue or pool, another process), or `nil` to see only this queue's or pool's own commits. Every
-  /// 200 ms by default, and only while observations are running: a poll reads `PRAGMA data_version` on a
-  /// connection of its own. See <doc:ObservingTheDatabase>.
+  /// 200 ms by default, and only while observations are running: a poll reads `PRAGMA data_version` of the
+  /// file and of every attached file on a connection of its own. An interval longer than Dispatch's timers
+  /// take (about 292 years) means the longest they can. See <doc:ObservingTheDatabase>.
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_data_version>
   public var observationPollInterval: Duration? = .milliseconds(200)

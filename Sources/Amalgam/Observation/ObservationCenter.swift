@@ -1,3 +1,4 @@
+import AmalgamSQLite
 import Dispatch
 
 /// Something that a commit on the writer can concern: a value observation, or a stream of change
@@ -21,9 +22,10 @@ protocol ObservationEntry: AnyObject, Sendable {
 /// the last one is gone. Commits made before it was installed, and commits of other connections (seen
 /// by ``ForeignCommitWatcher``), concern every entry.
 final class ObservationCenter: @unchecked Sendable {
-  // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount` and
-  // `writerDataVersion` are only used on the writer's serial queue (in writerClosureDidEnd, the tracker's
-  // reports and the data_version check, which all run there), and in init, before the center is shared.
+  // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount`, `writerDataVersions`,
+  // `pendingCheck` and `writerFiles` are only used on the writer's serial queue (in writerClosureDidEnd,
+  // the tracker's reports and the data_version check, which all run there), and in init, before the
+  // center is shared.
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
     /// The entries by the tables of their region, so that a commit finds the entries it concerns
@@ -35,6 +37,8 @@ final class ObservationCenter: @unchecked Sendable {
     var indexedTables: [ObjectIdentifier: Set<DatabaseRegion.Table>] = [:]
     var generation: UInt64 = 0
     var watcher: ForeignCommitWatcher?
+    /// The files attached to the writer, which the watcher covers too.
+    var attachedFiles: [String] = []
     /// Changes whenever the index does, so that a ``InterestCache`` knows when to forget its answers.
     var indexVersion = 0
 
@@ -61,8 +65,16 @@ final class ObservationCenter: @unchecked Sendable {
   private let state = LockedState(State())
   private var tracker: ChangeTracker?
   private var lastCommitCount = 0
-  /// The writer's `PRAGMA data_version`, which only other connections' commits change.
-  private var writerDataVersion: Int?
+  /// The writer's `PRAGMA data_version` of each schema with a file, which only other connections'
+  /// commits change.
+  private var writerDataVersions: [String: Int] = [:]
+  /// A check of ``writerDataVersions`` that waits for the writer's transaction to end; `true` when it
+  /// reports a change whatever the versions say.
+  private var pendingCheck: Bool?
+  /// The files attached to the writer when its last closure ended.
+  private var writerFiles: [String] = []
+  /// The database file, or `nil` in memory.
+  private let path: String?
   /// Runs a closure on the writer (the queue's or pool's `async`), after the scheduled ones.
   private let onWriter: @Sendable (@escaping @Sendable (Database) -> Void) -> Void
   /// Opens the connection that watches for other connections' commits; `nil` for a database only this
@@ -71,10 +83,11 @@ final class ObservationCenter: @unchecked Sendable {
   private let watchInterval: Duration?
 
   init(
-    watchInterval: Duration?, watcherFactory: (@Sendable () throws -> Database)?,
+    watchInterval: Duration?, path: String? = nil, watcherFactory: (@Sendable () throws -> Database)?,
     onWriter: @escaping @Sendable (@escaping @Sendable (Database) -> Void) -> Void
   ) {
     self.watchInterval = watchInterval
+    self.path = path
     self.watcherFactory = watcherFactory
     self.onWriter = onWriter
   }
@@ -90,10 +103,10 @@ final class ObservationCenter: @unchecked Sendable {
       writer?.async(run, completion: { _ in })
     }
     self.init(
-      watchInterval: configuration.observationPollInterval, watcherFactory: isFile ? openWatcher : nil,
-      onWriter: onWriter)
-    // Other connections' commits change the writer's data_version from here on; its own never do.
-    writerDataVersion = try? writer.sync { db in try db.prepare(sql: "PRAGMA data_version").front(Int.self) }
+      watchInterval: configuration.observationPollInterval, path: isFile ? path : nil,
+      watcherFactory: isFile ? openWatcher : nil, onWriter: onWriter)
+    // Other connections' commits change the writer's data_versions from here on; its own never do.
+    writerDataVersions = (try? writer.sync { db in try Self.dataVersions(db) }) ?? [:]
     writer.afterEachClosure = { [self] db in writerClosureDidEnd(db) }
   }
 
@@ -108,10 +121,11 @@ final class ObservationCenter: @unchecked Sendable {
       state.index(ObjectIdentifier(entry), region)
       return state.watcher == nil && watcherFactory != nil && watchInterval != nil
     }
-    if startWatcher, let watcherFactory, let watchInterval {
-      let watcher = ForeignCommitWatcher(interval: watchInterval, open: watcherFactory) { [weak self] in
-        self?.otherConnectionCommitted()
-      }
+    if startWatcher, let watcherFactory, let watchInterval, let path {
+      let watcher = ForeignCommitWatcher(
+        interval: watchInterval, path: path, open: watcherFactory,
+        attachedFiles: { [weak self] in self?.state.withLock { $0.attachedFiles } ?? [] }
+      ) { [weak self] event in self?.otherConnectionCommitted(event) }
       let extra = state.withLock { state in
         if state.watcher == nil, !state.entries.isEmpty {
           state.watcher = watcher
@@ -152,9 +166,11 @@ final class ObservationCenter: @unchecked Sendable {
       return
     }
     connection.finishCommitIfNeeded()
+    if let forced = pendingCheck { checkWriterDataVersion(db, forced: forced) }
     let commitCount = connection.commitCount
     defer { lastCommitCount = commitCount }
     let hasEntries = !isEmpty
+    if hasEntries, watchInterval != nil, path != nil { noteAttachedFiles(db, handle) }
     if let tracker {
       guard !hasEntries else { return }
       tracker.commitSink = nil
@@ -231,16 +247,54 @@ final class ObservationCenter: @unchecked Sendable {
 
   /// The watcher saw a commit, maybe the writer's own: the writer's `PRAGMA data_version` tells, since
   /// only other connections' commits change it. Checked on the writer, so that the report stays in
-  /// order with the writer's own.
-  private func otherConnectionCommitted() {
-    onWriter { [weak self] db in self?.checkWriterDataVersion(db) }
+  /// order with the writer's own. When the watcher could not tell
+  /// (``ForeignCommitWatcher/Event/mayHaveChanged``), a change is reported whatever the writer's versions
+  /// say: the file may have been replaced, which the writer's connection cannot see.
+  private func otherConnectionCommitted(_ event: ForeignCommitWatcher.Event) {
+    let forced = event == .mayHaveChanged
+    onWriter { [weak self] db in self?.checkWriterDataVersion(db, forced: forced) }
   }
 
-  private func checkWriterDataVersion(_ db: Database) {
-    guard db.isInAutocommitMode,
-      let version = try? db.cachedStatement(sql: "PRAGMA data_version").front(Int.self)
-    else { return }
-    defer { writerDataVersion = version }
-    if writerDataVersion != version { report(.fullDatabase) }
+  /// Reports a change when another connection committed since the last check (or when `forced`), once
+  /// the writer's transaction, if any, has ended: a report during the transaction would run the queries
+  /// before the commit, and the check would be lost if it were not done later.
+  private func checkWriterDataVersion(_ db: Database, forced: Bool) {
+    guard db.isInAutocommitMode else {
+      pendingCheck = forced || pendingCheck == true
+      return
+    }
+    pendingCheck = nil
+    guard let versions = try? Self.dataVersions(db) else {
+      // Cannot tell: report, and compare with the versions known before at the next check.
+      report(.fullDatabase)
+      return
+    }
+    defer { writerDataVersions = versions }
+    if forced || versions != writerDataVersions { report(.fullDatabase) }
+  }
+
+  /// `PRAGMA data_version` of each of the connection's schemas with a file, by file name.
+  private static func dataVersions(_ db: Database) throws -> [String: Int] {
+    var versions: [String: Int] = [:]
+    for schema in db.schemaNames {
+      guard let file = db.filename(schema: schema) else { continue }
+      let quoted = "\"" + schema.replacing("\"", with: "\"\"") + "\""
+      versions[file] = try db.cachedStatement(sql: "PRAGMA \(quoted).data_version").front(Int.self)
+    }
+    return versions
+  }
+
+  /// Tells the watcher which files the writer has attached, when they changed.
+  private func noteAttachedFiles(_ db: Database, _ handle: OpaquePointer) {
+    // Without attached databases (only main and temp) and none before, nothing to allocate.
+    if writerFiles.isEmpty, sqlite3_db_name(handle, 2) == nil { return }
+    var files: [String] = []
+    let main = db.filename(schema: "main")
+    for schema in db.schemaNames.dropFirst() {
+      if let file = db.filename(schema: schema), file != main { files.append(file) }
+    }
+    guard files != writerFiles else { return }
+    writerFiles = files
+    state.withLock { $0.attachedFiles = files }
   }
 }
