@@ -248,7 +248,7 @@ let usageText = """
                  read meanwhile. Either may be USER@HOST:PATH, reached over ssh, where
                  --exe names the program to run (sqlite3_rsync, or amalgam, which runs
                  the remote side as "amalgam --replica" or "amalgam --origin"). Needs the
-                 ENABLE_DBPAGE_VTAB trait. "amalgam rsync --help" lists its options.
+                 ENABLE_DBPAGE_VTAB trait (a default). "amalgam rsync --help" lists its options.
     help         Print this help.
 
   ARGUMENTS:
