@@ -63,6 +63,9 @@ let compileOptions: [CompileOption] = [
     "ENABLE_STMTVTAB", default: true, defines: ["SQLITE_ENABLE_STMTVTAB"],
     "The sqlite_stmt virtual table (prepared statements of a connection)."),
   .init(
+    "ENABLE_DBPAGE_VTAB", default: true, defines: ["SQLITE_ENABLE_DBPAGE_VTAB"],
+    "The sqlite_dbpage virtual table (raw page access, read-only in defensive mode); amalgam rsync needs it."),
+  .init(
     "ENABLE_EXTENSIONS", default: true, defines: ["AMALGAM_ENABLE_EXTENSIONS"],
     "ext/misc series, decimal, ieee754, uuid and sha3, registered on every connection."),
 
@@ -103,9 +106,6 @@ let compileOptions: [CompileOption] = [
   .init(
     "ENABLE_BYTECODE_VTAB", default: false, defines: ["SQLITE_ENABLE_BYTECODE_VTAB"],
     "The bytecode() and tables_used() table-valued functions."),
-  .init(
-    "ENABLE_DBPAGE_VTAB", default: false, defines: ["SQLITE_ENABLE_DBPAGE_VTAB"],
-    "The sqlite_dbpage virtual table (raw page access); amalgam rsync needs it."),
   .init(
     "ENABLE_NORMALIZE", default: false, defines: ["SQLITE_ENABLE_NORMALIZE"],
     "sqlite3_normalized_sql() (Statement.normalizedSQL)."),

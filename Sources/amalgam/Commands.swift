@@ -361,8 +361,8 @@ enum CommandLineTool {
     #else
       errors.write(
         "amalgam: error: rsync reads and writes pages through SQLite's sqlite_dbpage virtual table, "
-          + "which this build leaves out: build amalgam with the ENABLE_DBPAGE_VTAB trait "
-          + "(swift build --traits default,ENABLE_DBPAGE_VTAB)\n")
+          + "which this build leaves out: build amalgam with the ENABLE_DBPAGE_VTAB trait, one of the "
+          + "defaults (swift build --traits default)\n")
       return failure
     #endif
   }

@@ -249,9 +249,9 @@ let usageText = """
                  read meanwhile. Either may be USER@HOST:PATH, reached over ssh, where
                  --exe names the program to run (sqlite3_rsync, or amalgam, which runs
                  the remote side as "amalgam --replica" or "amalgam --origin"). Needs the
-                 ENABLE_DBPAGE_VTAB trait. "amalgam rsync --help" lists its options. Key
-                 options (ENCRYPTION trait) open both databases with the same key; both
-                 must then be local.
+                 ENABLE_DBPAGE_VTAB trait (a default). "amalgam rsync --help" lists its
+                 options. Key options (ENCRYPTION trait) open both databases with the same
+                 key; both must then be local.
     help         Print this help.
 
   ARGUMENTS:

@@ -46,7 +46,27 @@ public struct CheckpointResult: Sendable, Hashable {
   public var isComplete: Bool { logFrameCount == checkpointedFrameCount }
 }
 
+/// Whether a connection's checkpoints are left to a WAL replication tool
+/// (``WALCheckpointing/leftToReplicator``): set by the ``Configuration`` that opened it, read by every
+/// checkpoint that Amalgam's API runs on it.
+final class CheckpointOwnership: ConnectionState {
+  var leftToReplicator = false
+
+  /// The error for a checkpoint in `mode` on a connection whose checkpoints are left to the tool.
+  static func refusal(_ mode: CheckpointMode) -> ConcurrencyError {
+    .invalidConfiguration(
+      "A checkpoint in \(mode.rawValue) mode would race the replication tool (Litestream) for the "
+        + "write-ahead log: walCheckpointing .leftToReplicator leaves every checkpoint to it")
+  }
+}
+
 extension Database {
+  /// Whether this connection's checkpoints are left to a WAL replication tool. Read holding the connection.
+  var checkpointsLeftToReplicator: Bool {
+    get { connection.existingState(CheckpointOwnership.self)?.leftToReplicator ?? false }
+    set { connection.state(CheckpointOwnership.self).leftToReplicator = newValue }
+  }
+
   /// Copies the write-ahead log's committed pages into the database file (`sqlite3_wal_checkpoint_v2`).
   ///
   /// ```swift
@@ -61,7 +81,8 @@ extension Database {
   /// - Throws: ``SQLiteError`` with `SQLITE_BUSY` when a ``CheckpointMode/full``, ``CheckpointMode/restart``
   ///   or ``CheckpointMode/truncate`` checkpoint gave up waiting for other connections (after the busy
   ///   timeout), or when another connection is running a checkpoint; `SQLITE_LOCKED` inside a transaction
-  ///   of this connection.
+  ///   of this connection; ``ConcurrencyError/invalidConfiguration(_:)`` on a connection of a queue, pool
+  ///   or read queue whose ``Configuration/walCheckpointing`` is ``WALCheckpointing/leftToReplicator``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/wal_checkpoint_v2.html>
   @discardableResult
@@ -69,7 +90,8 @@ extension Database {
     var logFrames: Int32 = -1
     var checkpointedFrames: Int32 = -1
     let rc = try connection.withHandle { handle in
-      sqlite3_wal_checkpoint_v2(handle, schema, mode.sqliteValue, &logFrames, &checkpointedFrames)
+      if checkpointsLeftToReplicator { throw CheckpointOwnership.refusal(mode) }
+      return sqlite3_wal_checkpoint_v2(handle, schema, mode.sqliteValue, &logFrames, &checkpointedFrames)
     }
     try check(rc)
     return CheckpointResult(logFrameCount: Int(logFrames), checkpointedFrameCount: Int(checkpointedFrames))

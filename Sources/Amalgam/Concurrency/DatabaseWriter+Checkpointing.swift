@@ -12,8 +12,6 @@ extension DatabaseWriter {
     guard let writer = self as? any ConfiguredWriter,
       writer.configuration.walCheckpointing == .leftToReplicator
     else { return }
-    throw ConcurrencyError.invalidConfiguration(
-      "A checkpoint in \(mode.rawValue) mode would race the replication tool (Litestream) for the "
-        + "write-ahead log: walCheckpointing .leftToReplicator leaves every checkpoint to it")
+    throw CheckpointOwnership.refusal(mode)
   }
 }

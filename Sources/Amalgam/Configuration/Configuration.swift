@@ -169,6 +169,7 @@ extension Configuration {
     if walCheckpointing == .leftToReplicator {
       try db.setEnabled(.noCheckpointOnClose, to: true)
       try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+      db.checkpointsLeftToReplicator = true
     }
     try prepareDatabase?(db)
     return db

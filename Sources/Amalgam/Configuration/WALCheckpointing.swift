@@ -24,8 +24,12 @@ public enum WALCheckpointing: Sendable, Hashable, CaseIterable {
   case automatic
   /// For a database that a WAL replication tool (Litestream) watches: no automatic checkpoint after
   /// commits (`PRAGMA wal_autocheckpoint = 0`), no checkpoint when a connection closes
-  /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), and ``DatabaseWriter/checkpoint(_:schema:)`` refuses every
-  /// mode with ``ConcurrencyError/invalidConfiguration(_:)``. The log grows until the tool checkpoints it:
+  /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), and every checkpoint that Amalgam's API runs refuses every
+  /// mode with ``ConcurrencyError/invalidConfiguration(_:)``: ``DatabaseWriter/checkpoint(_:schema:)`` and
+  /// ``Database/checkpoint(_:schema:)`` on any connection the queue, pool or ``DatabaseReadQueue`` opened
+  /// (``Database/removeWALHook()`` leaves automatic checkpoints off there too). SQL that checkpoints,
+  /// `PRAGMA wal_checkpoint` or `PRAGMA wal_autocheckpoint = N`, is the caller's: Amalgam runs it as
+  /// written, so leave it out. The log grows until the tool checkpoints it:
   /// run the tool whenever the application writes. Keep ``Configuration/busyTimeout`` at a few seconds:
   /// the tool takes the write lock briefly when it checkpoints. With a ``Configuration/key`` (trait
   /// `ENCRYPTION`), opening throws ``ConcurrencyError/invalidConfiguration(_:)``: the tool cannot read an

@@ -23,12 +23,17 @@ protocol ConnectionState: AnyObject {
 
   /// After `sqlite3_close_v2`: releases the closures that SQLite can no longer call.
   func connectionDidClose()
+
+  /// What this capability knows about an error SQLite reported with `message` (a registration that
+  /// explains it), to follow SQLite's message; `nil` when it knows nothing.
+  func explanation(ofErrorMessage message: String) -> String?
 }
 
 extension ConnectionState {
   func connectionWillClose(_ handle: OpaquePointer) {}
   func unregisterCallbacks(_ handle: OpaquePointer) {}
   func connectionDidClose() {}
+  func explanation(ofErrorMessage message: String) -> String? { nil }
 }
 
 /// Told about each transaction's end by the commit and rollback hooks that every connection carries
@@ -242,7 +247,15 @@ final class Connection {
 
   /// The error SQLite reports for `rc` on this connection.
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
-    let error = SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
+    var error = SQLiteError(resultCode: rc, connection: handle, sql: sql, extendedCodes: extendedResultCodes)
+    if rc & 0xff == SQLITE_ERROR,
+      let explanation = states.values.lazy.compactMap({
+        $0.explanation(ofErrorMessage: error.message)
+      }).first
+    {
+      error = SQLiteError(
+        code: error.extendedCode, message: "\(error.message): \(explanation)", sql: error.sql, offset: error.offset)
+    }
     guard let pending = pendingCallbackError else { return error }
     pendingCallbackError = nil
     guard pending.code & 0xff == rc & 0xff else { return error }

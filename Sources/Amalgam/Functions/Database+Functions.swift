@@ -112,7 +112,7 @@ extension Database {
       sqlite3_create_function_v2(handle, name, Int32(arity), SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
     try check(rc)
-    connection.state(FunctionRegistry.self).functions.remove(.init(name: name, arity: Int32(arity)))
+    connection.state(FunctionRegistry.self).didRemove(name, arity: Int32(arity))
   }
 }
 
@@ -184,7 +184,7 @@ extension Database {
       create(handle, Unretained.retainedOpaque(box), SQLITE_UTF8 | flags.rawValue)
     }
     try check(rc)
-    connection.state(FunctionRegistry.self).functions.insert(.init(name: name, arity: Int32(arity)))
+    connection.state(FunctionRegistry.self).didRegister(name, arity: Int32(arity), flags: flags)
   }
 }
 

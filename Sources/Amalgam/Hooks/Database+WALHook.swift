@@ -36,12 +36,18 @@ extension Database {
   }
 
   /// Removes the hook registered with ``setWALHook(_:)``, releases its closure, and turns automatic
-  /// checkpointing back on at SQLite's default of 1000 pages (`sqlite3_wal_autocheckpoint`).
+  /// checkpointing back on at SQLite's default of 1000 pages (`sqlite3_wal_autocheckpoint`), except on a
+  /// connection whose checkpoints are left to a replication tool (``WALCheckpointing/leftToReplicator``),
+  /// which stays without automatic checkpoints.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/wal_autocheckpoint.html>
   public func removeWALHook() throws {
     try installHook(HookBox<(String, Int) -> Void>?.none, in: .wal) { handle, _ in
-      sqlite3_wal_autocheckpoint(handle, 1000)
+      if checkpointsLeftToReplicator {
+        sqlite3_wal_hook(handle, nil, nil)
+      } else {
+        sqlite3_wal_autocheckpoint(handle, 1000)
+      }
     }
   }
 }

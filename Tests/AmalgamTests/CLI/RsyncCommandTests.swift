@@ -74,7 +74,6 @@ extension CommandLineToolTests {
         let originEverything = try await pool.read { db in try db.prepare(sql: everything).front(String.self) }
         #expect(originEverything != nil)
         #expect(try copy.prepare(sql: everything).front(String.self) == originEverything)
-        print("RsyncCommandTests: \(written) rows written, \(copied) in the first copy; \(second.stdout)")
         try copy.close()
         try pool.close()
       }

@@ -33,10 +33,54 @@ import Testing
           return message.contains("\(mode.rawValue) mode") && message.contains("leftToReplicator")
         }
       }
-      // Nothing was copied back: a checkpoint on the connection itself still finds every frame.
-      let passive = try pool.sync { db in try db.checkpoint(.passive) }
-      #expect(passive.logFrameCount >= 2_000 && passive.isComplete)
+      // Nothing was copied back: a checkpoint in SQL (the caller's, run as written) still finds every frame.
+      let passive = try pool.sync { db in try db.prepare(sql: "PRAGMA wal_checkpoint(PASSIVE)").allRows() }
+      #expect(passive.count == 1)
+      if let row = passive.first, case .integer(let log) = row[1] {
+        #expect(log >= 2_000 && row[1] == row[2])
+      } else {
+        Issue.record("PRAGMA wal_checkpoint returned \(passive)")
+      }
       try pool.close()
+    }
+  }
+
+  /// Whether `error` is the refusal of a checkpoint in `mode` left to the replicator.
+  static func isRefusal(_ error: any Error, _ mode: CheckpointMode) -> Bool {
+    guard case ConcurrencyError.invalidConfiguration(let message) = error else { return false }
+    return message.contains("\(mode.rawValue) mode") && message.contains("leftToReplicator")
+  }
+
+  @Test func leftToReplicatorRefusesTheCheckpointsOfEveryConnectionItOpens() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("app.db").path
+      let queue = try DatabaseQueue(path: path, configuration: Self.replicatorConfiguration())
+      try queue.sync { db in try db.batch(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+      }
+      for mode in CheckpointMode.allCases {
+        // Inside the writer's closure, on the connection itself.
+        #expect { try queue.sync { db in try db.checkpoint(mode) } } throws: { Self.isRefusal($0, mode) }
+      }
+      // A read queue's connection, and a pool's reader.
+      let reader = try DatabaseReadQueue(path: path, configuration: Self.replicatorConfiguration())
+      #expect { try reader.read { db in try db.checkpoint(.passive) } } throws: { Self.isRefusal($0, .passive) }
+      let pool = try DatabasePool(path: path, configuration: Self.replicatorConfiguration())
+      #expect { try pool.read { db in try db.checkpoint(.passive) } } throws: { Self.isRefusal($0, .passive) }
+      // Removing a WAL hook leaves automatic checkpoints off.
+      let autocheckpoint = try queue.sync { db in
+        try db.setWALHook { _, _ in }
+        try db.removeWALHook()
+        return try db.prepare(sql: "PRAGMA wal_autocheckpoint").front(Int.self)
+      }
+      #expect(autocheckpoint == 0)
+      // A connection opened without the configuration checkpoints as ever.
+      let plain = try Database(path: path)
+      #expect(try plain.prepare(sql: "SELECT count(*) FROM t").front(Int.self) == 1)
+      #expect(try plain.checkpoint(.passive).logFrameCount >= 0)
+      try plain.close()
+      try pool.close()
+      try reader.close()
+      try queue.close()
     }
   }
 

@@ -216,7 +216,7 @@ struct AggregateFunctionTests {
     let db = try database()
     try db.execute(sql: "CREATE VIEW totals AS SELECT isum(x) AS total FROM t")
     let error = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT total FROM totals") }
-    #expect(error?.message == "unsafe use of isum()")
+    #expect(error?.message.hasPrefix("unsafe use of isum(): isum() was registered direct-only") == true)
   }
 
   @Test func plainAggregateCannotBeUsedAsAWindowFunction() throws {

@@ -23,7 +23,14 @@ struct FunctionFlagTests {
     #expect(try db.fetchOne(sql: "SELECT secret()") == "s3cr3t")
     let error = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT value FROM leak") }
     #expect(error?.code == .error)
-    #expect(error?.message == "unsafe use of secret()")
+    // SQLite's bare message says only "unsafe use of secret()": the rest says which registration made it
+    // direct-only and what allows it in a view.
+    #expect(
+      error?.message
+        == "unsafe use of secret(): secret() was registered direct-only (FunctionFlags.directOnly, part of the default "
+        + "flags), so only top-level SQL may call it, not a trigger, a view or the schema; register it with flags: "
+        + "[.innocuous] (and .deterministic when it is) to allow it there, once it is safe whatever a database's "
+        + "schema does with it")
   }
 
   @Test func directOnlyFunctionFailsInATriggerWithUnsafeUse() throws {
@@ -36,8 +43,20 @@ struct FunctionFlagTests {
         CREATE TRIGGER spy AFTER INSERT ON t BEGIN INSERT INTO log VALUES (secret()); END;
         """)
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "INSERT INTO t VALUES (1)") }
-    #expect(error?.message == "unsafe use of secret()")
+    #expect(error?.message.hasPrefix("unsafe use of secret(): secret() was registered direct-only") == true)
+    #expect(error?.message.contains("register it with flags: [.innocuous]") == true)
     #expect(try db.fetchOne(sql: "SELECT count(*) FROM log") == 0)
+  }
+
+  @Test func theExplanationFollowsTheRegistrationAsItIsNow() throws {
+    let db = try Database()
+    try db.addFunction("Secret", arity: 0) { _ in "s3cr3t" }
+    try db.execute(sql: "CREATE VIEW leak AS SELECT SECRET() AS value")
+    let first = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT value FROM leak") }
+    #expect(first?.message.hasPrefix("unsafe use of SECRET(): SECRET() was registered direct-only") == true)
+    // Registered again as innocuous, the view works.
+    try db.addFunction("secret", arity: 0, flags: [.deterministic, .innocuous]) { _ in "s3cr3t" }
+    #expect(try db.fetchOne(sql: "SELECT value FROM leak") == "s3cr3t")
   }
 
   @Test func functionWithoutDirectOnlyWorksInViewsAndTriggers() throws {
@@ -85,7 +104,7 @@ struct FunctionFlagTests {
     try db.addFunction("guarded_true", arity: 1, flags: .directOnly) { _ in true }
     try db.batch(sql: "CREATE TABLE c(x CHECK (always_true(x))); INSERT INTO c VALUES (1)")
     let error = #expect(throws: SQLiteError.self) { try db.execute(sql: "CREATE TABLE d(x CHECK (guarded_true(x)))") }
-    #expect(error?.message == "unsafe use of guarded_true()")
+    #expect(error?.message.hasPrefix("unsafe use of guarded_true(): guarded_true() was registered direct-only") == true)
   }
 
   @Test func deterministicFunctionWorksInAnIndexExpression() throws {
@@ -133,6 +152,7 @@ struct FunctionFlagTests {
         """)
     #expect(try db.fetchOne(sql: "SELECT value FROM v_harmless") == 3)
     let error = #expect(throws: SQLiteError.self) { try db.prepare(sql: "SELECT value FROM v_plain") }
+    // Not direct-only: refused by the untrusted schema, so SQLite's message stands alone.
     #expect(error?.message == "unsafe use of plain()")
   }
 }

@@ -154,6 +154,36 @@ extension ReliabilityTests {
       }
     }
 
+    #if ENABLE_DBPAGE_VTAB
+      /// `sqlite_dbpage` (a default trait) can overwrite any page: defensive mode, which the profile turns
+      /// on, leaves it readable and refuses every write, also on a read-write connection.
+      @Test func defensiveModeKeepsSqliteDbpageReadOnly() throws {
+        try withTemporaryDirectory { directory in
+          let path = directory.appendingPathComponent("plain.db").path
+          try Database(path: path).batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES ('kept')")
+          let db = try Database.openUntrusted(path: path, profile: UntrustedDatabaseProfile(readOnly: false))
+          #expect(try db.isEnabled(.defensive))
+          let first = try db.fetchValue(Data.self, sql: "SELECT data FROM sqlite_dbpage WHERE pgno = 1")
+          #expect(first.prefix(16) == Data("SQLite format 3\0".utf8))
+          let writes = [
+            "UPDATE sqlite_dbpage SET data = zeroblob(4096) WHERE pgno = 2",
+            "INSERT INTO sqlite_dbpage(pgno, data) VALUES (2, zeroblob(4096))",
+            "DELETE FROM sqlite_dbpage WHERE pgno = 2",
+          ]
+          for sql in writes {
+            let error = #expect(throws: SQLiteError.self, "\(sql)") { try db.execute(sql: sql) }
+            #expect(error?.message.contains("read-only") == true, "\(sql): \(String(describing: error))")
+          }
+          #expect(try db.fetchValue(String.self, sql: "SELECT x FROM t") == "kept")
+          // Without defensive mode, the same connection overwrites the table's page: its row is gone.
+          try db.setEnabled(.defensive, to: false)
+          try db.execute(sql: "UPDATE sqlite_dbpage SET data = zeroblob(4096) WHERE pgno = 2")
+          let after = try? db.prepare(sql: "SELECT x FROM t").front(String.self)
+          #expect(after == nil)
+        }
+      }
+    #endif
+
     @Test func aFileThatIsNotADatabaseFailsCleanly() throws {
       try withTemporaryDirectory { directory in
         let path = directory.appendingPathComponent("garbage.db").path
