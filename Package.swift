@@ -177,6 +177,10 @@ let defaultOptionConditions: [SwiftSetting] = compileOptions.filter(\.isDefault)
 
 let package = Package(
   name: "Amalgam",
+  // The library's newest Apple API is Swift's Duration (Configuration.observationPollInterval,
+  // ValueObservation.throttled) and ContinuousClock: macOS 13, iOS 16, tvOS 16, watchOS 9. Swift concurrency
+  // and AsyncStream.makeStream are back-deployed; String(validating:as:) is used behind #available.
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1), .macCatalyst(.v16)],
   products: [
     .library(name: "Amalgam", targets: ["Amalgam"]),
     .executable(name: "amalgam", targets: ["amalgam"]),

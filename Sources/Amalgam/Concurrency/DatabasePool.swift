@@ -45,7 +45,7 @@ import Dispatch
 ///
 /// - ``sync(_:)``
 /// - ``async(_:completion:)``
-/// - ``write(_:)``
+/// - ``write(_:)-5tvgk``
 /// - ``transaction(_:_:)-7yach``
 /// - ``transaction(_:_:)-3qrbn``
 /// - ``asyncTransaction(_:_:completion:)``

@@ -44,7 +44,7 @@
 ///
 /// - ``sync(_:)``
 /// - ``async(_:completion:)``
-/// - ``write(_:)``
+/// - ``write(_:)-5g3ri``
 /// - ``transaction(_:_:)-8tuba``
 /// - ``transaction(_:_:)-2hxye``
 /// - ``asyncTransaction(_:_:completion:)``

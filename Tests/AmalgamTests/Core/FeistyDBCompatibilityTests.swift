@@ -109,6 +109,7 @@ private func makeNumbers() throws -> Database {
     "leftmostValue": "write value(at: 0) or value(at: 0, as: T.self)",
     "init(_ message: String, code: Int32)":
       "write SQLiteError(code: ResultCode(rawValue: code), message: message)",
+    "prepareDatabase": "assign the closure: configuration.prepareDatabase = { db in ... }",
   ]
 
   @Test func everyDeprecatedDeclarationOffersAFixItOrSaysExactlyWhatToWrite() throws {

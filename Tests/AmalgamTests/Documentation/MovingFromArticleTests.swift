@@ -262,6 +262,12 @@ private final class RawFieldModule: EponymousVirtualTableModule {
     }
     let total = try queue.fetchValue(Int.self, sql: "SELECT count(*) FROM player")
     #expect(total == 1)
+    try queue.transaction { db in try db.execute(sql: "DELETE FROM player WHERE score < 0") }
+    #expect(try queue.fetchValue(Int.self, sql: "SELECT count(*) FROM player") == 1)
+    var configuration = Configuration()
+    configuration.prepareDatabase = { db in try db.execute(sql: "PRAGMA cache_size = -20000") }
+    let configured = try DatabaseQueue(configuration: configuration)
+    #expect(try configured.fetchValue(Int.self, sql: "PRAGMA cache_size") == -20000)
   }
 
   @Test func observationRowsRunThroughAQueue() async throws {
