@@ -3,7 +3,7 @@ import Testing
 
 @testable import Amalgam
 
-private struct InsufficientFunds: Error {}
+private struct Overdrawn: Error {}
 
 @Suite struct CommitCheckTests {
   /// A database with two accounts, and a check that refuses a negative balance, counting its runs.
@@ -18,7 +18,7 @@ private struct InsufficientFunds: Error {}
     try db.setCommitCheck("balances", on: DatabaseRegion(tables: ["account"])) { db in
       runs.withLock { $0 += 1 }
       if try db.prepare(sql: "SELECT count(*) FROM account WHERE balance < 0").front(Int.self) != 0 {
-        throw InsufficientFunds()
+        throw Overdrawn()
       }
     }
     return db
@@ -36,7 +36,7 @@ private struct InsufficientFunds: Error {}
   @Test func aCheckRefusesATransactionWithTheCallersError() throws {
     let runs = Shared(0)
     let db = try makeDatabase(runs: runs)
-    #expect(throws: InsufficientFunds.self) { try db.transaction { db in try transfer(150, in: db) } }
+    #expect(throws: Overdrawn.self) { try db.transaction { db in try transfer(150, in: db) } }
     #expect(try balances(db) == [100, 0])
     #expect(db.isInAutocommitMode)
     try db.transaction { db in try transfer(60, in: db) }
@@ -52,12 +52,12 @@ private struct InsufficientFunds: Error {}
     let db = try makeDatabase()
     try db.begin()
     try transfer(500, in: db)
-    #expect(throws: InsufficientFunds.self) { try db.commit() }
+    #expect(throws: Overdrawn.self) { try db.commit() }
     #expect(db.isInAutocommitMode)
-    #expect(throws: InsufficientFunds.self) { try db.savepoint { db in try transfer(500, in: db) } }
+    #expect(throws: Overdrawn.self) { try db.savepoint { db in try transfer(500, in: db) } }
     #expect(try balances(db) == [100, 0])
     // Inside a transaction, a savepoint's release does not commit: the transaction's commit is checked.
-    #expect(throws: InsufficientFunds.self) {
+    #expect(throws: Overdrawn.self) {
       try db.transaction { db in
         try db.savepoint { db in try transfer(500, in: db) }
       }
@@ -93,11 +93,11 @@ private struct InsufficientFunds: Error {}
     }
     try db.rollback()
     try db.setCommitCheck("balances", on: DatabaseRegion(tables: ["account"])) { db in
-      if try db.prepare(sql: "SELECT sum(balance) FROM account").front(Int.self) != 100 { throw InsufficientFunds() }
+      if try db.prepare(sql: "SELECT sum(balance) FROM account").front(Int.self) != 100 { throw Overdrawn() }
     }
     // The replacement allows a negative balance but not money from nowhere.
     try db.transaction { db in try transfer(150, in: db) }
-    #expect(throws: InsufficientFunds.self) {
+    #expect(throws: Overdrawn.self) {
       try db.transaction { db in try db.execute(sql: "UPDATE account SET balance = 0") }
     }
     #expect(try balances(db) == [-50, 150])
@@ -110,14 +110,14 @@ private struct InsufficientFunds: Error {}
       try db.execute(sql: "INSERT INTO account VALUES (1, 100), (2, 0)")
       try db.setCommitCheck("balances", on: DatabaseRegion(tables: ["account"])) { db in
         if try db.prepare(sql: "SELECT min(balance) FROM account").front(Int.self) ?? 0 < 0 {
-          throw InsufficientFunds()
+          throw Overdrawn()
         }
       }
     }
-    await #expect(throws: InsufficientFunds.self) {
+    await #expect(throws: Overdrawn.self) {
       try await queue.transaction { db in try transfer(101, in: db) }
     }
-    #expect(throws: InsufficientFunds.self) { try queue.transaction { db in try transfer(101, in: db) } }
+    #expect(throws: Overdrawn.self) { try queue.transaction { db in try transfer(101, in: db) } }
     try await queue.transaction { db in try transfer(100, in: db) }
     #expect(try queue.sync { db in try balances(db) } == [0, 100])
   }
