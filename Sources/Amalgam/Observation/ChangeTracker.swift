@@ -29,9 +29,9 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     weak var observer: (any TransactionObserver)?
   }
 
-  /// What the observers are told, held while they are being told about a commit (see ``isNotifying``).
+  /// The end of a transaction, held while the observers are being told about a commit (see
+  /// ``isNotifying``).
   private enum Notice {
-    case event(DatabaseEvent)
     case commit(DatabaseRegion)
     case rollback
   }
@@ -41,9 +41,9 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// The connection, for restricting what the observers do from its callbacks. Unretained: the
   /// connection keeps its states, this tracker among them, and outlives them.
   private var connection: Unretained<Connection>?
-  /// Whether the observers are being told about a commit. They may write meanwhile: what those writes
-  /// report waits in ``heldNotices`` until every observer has been told, so that each one sees the
-  /// transactions in their order, one at a time, and the nesting never deepens.
+  /// Whether the observers are being told about a commit. They may write meanwhile: the end of those
+  /// writes' transactions waits in ``heldNotices`` until every observer has been told, so that each one
+  /// is told about the commits in their order, and the nesting never deepens.
   @exclusivity(unchecked) private var isNotifying = false
   private var heldNotices: [Notice] = []
   /// The commit checks (``Database/setCommitCheck(_:on:_:)``), in the order they were set.
@@ -203,13 +203,9 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     schemaChanged ? .fullDatabase : DatabaseRegion(tables: Set(numbers.map { tables[$0] }))
   }
 
-  /// Tells the observers about a row event, or holds it while they are told about a commit. They must
-  /// not use the connection: SQLite is in the middle of a statement.
+  /// Tells the observers about a row event. They must not use the connection: SQLite is in the middle
+  /// of a statement.
   private func tell(_ event: DatabaseEvent) {
-    if isNotifying {
-      heldNotices.append(.event(event))
-      return
-    }
     for entry in observers {
       guard let observer = entry.observer,
         observer.observedRegion.contains(table: event.tableName, schema: event.databaseName)
@@ -378,10 +374,6 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       switch heldNotices.removeFirst() {
       case .commit(let changes): tellCommit(changes)
       case .rollback: tellRollback(connection)
-      case .event(let event):
-        isNotifying = false
-        tell(event)
-        isNotifying = true
       }
     }
   }

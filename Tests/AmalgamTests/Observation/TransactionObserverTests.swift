@@ -294,8 +294,7 @@ private struct Refusal: Error, CustomStringConvertible {
     try db.execute(sql: "INSERT INTO note(text) VALUES ('a')")
     #expect(audit.error == nil)
     #expect(try db.prepare(sql: "SELECT name FROM tag").column(0, as: String.self) == ["note"])
-    // The observer after the writer sees the two commits in their order, each once, and the audit
-    // log's row event after the commit that caused it.
+    // The observer after the writer is told about the two commits in their order, each once.
     #expect(everything.takeCommits() == [["note"], ["tag"]])
     #expect(everything.events.map(\.tableName) == ["note", "tag"])
     try db.transaction { db in
