@@ -234,30 +234,8 @@ func runScript() throws {
       try db.prepare(sql: "SELECT count(*) FROM doc WHERE doc MATCH 'apple'").front(Int.self), 2, "FTS5 matches")
   #endif
 
-  #if VECTOR
-    step = "vector search"
-    try db.create(vectorTable: "item_embedding") { t in
-      t.vector("embedding", dimensions: 8, distance: .cosine)
-      t.vector("code", dimensions: 16, elementType: .bit)
-      t.metadata("kind", .text)
-    }
-    let insertVector = try db.prepare(
-      sql: "INSERT INTO item_embedding(rowid, embedding, code, kind) VALUES (?, ?, vec_bit(?), ?)")
-    for id in 1...20 {
-      let embedding = Float32Vector((0..<8).map { Float(($0 * 7 + id * 3) % 11) - 5 })
-      try insertVector.bind(
-        id, embedding, try BitVector(quantizing: embedding.elements + embedding.elements),
-        id % 2 == 0 ? "even" : "odd"
-      ).execute()
-    }
-    let nearest = try db.nearestNeighbors(
-      to: Float32Vector((0..<8).map { Float(($0 * 7 + 5 * 3) % 11) - 5 }), in: "item_embedding",
-      column: "embedding", k: 3, filter: "kind = 'odd'")
-    try expect(nearest.first?.rowid, 5, "nearest vector")
-    try expect(
-      try db.prepare(sql: "SELECT vec_length(embedding) FROM item_embedding WHERE rowid = 1").front(Int.self), 8,
-      "vec_length")
-  #endif
+  // No vector step yet: sqlite-vec 0.1.9 crashes under a failed allocation in a vec0 query (a NULL string reaches
+  // strlen below xFilter); it needs a carried patch, as SQLite3 Multiple Ciphers has, before it joins this run.
 
   step = "checkpoint"
   _ = try db.checkpoint(.truncate)
