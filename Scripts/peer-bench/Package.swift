@@ -20,6 +20,13 @@ let package = Package(
     .executableTarget(
       name: "peer-grdb", dependencies: ["PeerHarness", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Sources/peer-grdb"),
+    .executableTarget(name: "peer-scale", path: "Sources/peer-scale"),
+    .executableTarget(
+      name: "scale-amalgam", dependencies: ["PeerHarness", .product(name: "Amalgam", package: "Amalgam")],
+      path: "Sources/scale-amalgam"),
+    .executableTarget(
+      name: "scale-grdb", dependencies: ["PeerHarness", .product(name: "GRDB", package: "GRDB.swift")],
+      path: "Sources/scale-grdb"),
   ],
   // Top-level code that hands its globals to closures, as a benchmark script does: Swift 5's checking.
   swiftLanguageModes: [.v5]
