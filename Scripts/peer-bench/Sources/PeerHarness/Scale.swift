@@ -111,6 +111,8 @@ public func printPoint(_ fields: [String: Any]) {
 public struct LatencyLog: Sendable {
   public var latencies: [UInt64] = []
   public var isWriter = false
+  /// For the writer: the part of each commit spent inside the write closure (BEGIN, UPDATE, COMMIT).
+  public var inside: [UInt64] = []
   public init(isWriter: Bool = false) {
     self.isWriter = isWriter
     latencies.reserveCapacity(1 << 16)
@@ -121,6 +123,7 @@ public struct LatencyLog: Sendable {
 public func readersPoint(logs: [LatencyLog], seconds: Double) -> [String: Any] {
   var reads = logs.filter { !$0.isWriter }.flatMap(\.latencies)
   var commits = logs.filter(\.isWriter).flatMap(\.latencies)
+  var inside = logs.filter(\.isWriter).flatMap(\.inside)
   var point: [String: Any] = [
     "reads": reads.count, "readsPerSecond": Double(reads.count) / seconds,
     "readP50Microseconds": percentile(&reads, 0.5) / 1000, "readP99Microseconds": percentile(&reads, 0.99) / 1000,
@@ -129,6 +132,8 @@ public func readersPoint(logs: [LatencyLog], seconds: Double) -> [String: Any] {
     point["commits"] = commits.count
     point["commitP50Microseconds"] = percentile(&commits, 0.5) / 1000
     point["commitP99Microseconds"] = percentile(&commits, 0.99) / 1000
+    point["commitInSQLiteP50Microseconds"] = percentile(&inside, 0.5) / 1000
+    point["commitInSQLiteP99Microseconds"] = percentile(&inside, 0.99) / 1000
   }
   return point
 }

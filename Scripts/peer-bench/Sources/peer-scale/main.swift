@@ -12,7 +12,8 @@ let usage = """
     readers  a DatabasePool in WAL mode (at most 5 readers, both libraries' default), 1, 2, 4, 8, 16 and 64
              tasks reading one row by primary key in a loop for S seconds, alone and with one writer
              committing a one-row UPDATE every 10 ms: reads per second, p50/p99 read latency, writer
-             commit latency p50/p99. Amalgam and GRDB. Median of R rounds.
+             commit latency p50/p99 (awaited, and the part inside the write closure: BEGIN, UPDATE,
+             COMMIT in SQLite). Amalgam and GRDB. Median of R rounds.
     size     fetch every row of a 4-column table through a cursor and into an array (fetchAll), and insert
              the rows in one transaction, at 10^3 ... 10^7 rows: nanoseconds per row (median of R runs,
              one run from 10^6 rows), peak memory (the child's getrusage max RSS), and callgrind
@@ -219,8 +220,9 @@ if only.contains("readers") {
   print("### Readers (DatabasePool, WAL, 5 readers; median of \(roundCount) rounds of \(pointSeconds) s)\n")
   print(
     "| tasks | writer | Amalgam reads/s | GRDB reads/s | Amalgam read p99 µs | GRDB read p99 µs | "
-      + "Amalgam commit p50 / p99 µs | GRDB commit p50 / p99 µs |")
-  print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+      + "Amalgam commit p50 / p99 µs | GRDB commit p50 / p99 µs | Amalgam in SQLite p50 / p99 µs | "
+      + "GRDB in SQLite p50 / p99 µs |")
+  print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   for tasks in taskCounts {
     for writer in [false, true] {
       let a = merged.first {
@@ -229,12 +231,13 @@ if only.contains("readers") {
       let g = merged.first {
         $0["library"] as? String == "GRDB" && $0["tasks"] as? Int == tasks && $0["writer"] as? Bool == writer
       }
-      let commits = { (p: [String: Any]?) in
-        writer ? "\(format(p?["commitP50Microseconds"])) / \(format(p?["commitP99Microseconds"]))" : "-"
+      let commits = { (p: [String: Any]?, prefix: String) in
+        writer ? "\(format(p?[prefix + "P50Microseconds"])) / \(format(p?[prefix + "P99Microseconds"]))" : "-"
       }
       print(
         "| \(tasks) | \(writer ? "yes" : "no") | \(format(a?["readsPerSecond"])) | \(format(g?["readsPerSecond"])) | "
-          + "\(format(a?["readP99Microseconds"])) | \(format(g?["readP99Microseconds"])) | \(commits(a)) | \(commits(g)) |"
+          + "\(format(a?["readP99Microseconds"])) | \(format(g?["readP99Microseconds"])) | \(commits(a, "commit")) | \(commits(g, "commit")) | "
+          + "\(commits(a, "commitInSQLite")) | \(commits(g, "commitInSQLite")) |"
       )
     }
   }
