@@ -298,6 +298,9 @@ extension CommandLineTool {
       let db = try Database(path: path)
       var omitted = 0
       var aborted = false
+      // A line per conflict, written once the outcome is known: an apply that is refused afterwards (a
+      // table that does not fit) is undone, and its conflicts were never resolved.
+      var conflictLines = ""
       do {
         try db.apply(changeset, tableFilter: nil) { conflict in
           let change = conflict.change.map(Self.line) ?? "the changeset"
@@ -321,10 +324,11 @@ extension CommandLineTool {
             aborted = true
             message += " -> abort"
           }
-          output.write(message + "\n")
+          conflictLines += message + "\n"
           return answer
         }
       } catch let error as SQLiteError where aborted && error.code == .abort {
+        output.write(conflictLines)
         output.flush()
         errors.write("amalgam: error: aborted at a conflict; \(path) is unchanged\n")
         return CommandLineTool.failure
@@ -339,6 +343,7 @@ extension CommandLineTool {
         }
         return CommandLineTool.failure
       }
+      output.write(conflictLines)
       output.write("applied \(total - omitted) of \(total) change(s) to \(path)\n")
       return CommandLineTool.success
     }

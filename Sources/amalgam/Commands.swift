@@ -1,5 +1,6 @@
 import Amalgam
 import AmalgamRsync
+import AmalgamSQLite
 import AmalgamShell
 import Foundation
 
@@ -49,16 +50,25 @@ enum CommandLineTool {
         errors.write("amalgam: error: \(message)\n")
         return usageFailure
       }
-      let keyArguments: [String]
-      do {
-        keyArguments = try key.shellArguments()
-      } catch {
-        errors.write("amalgam: error: \(error.message)\n")
-        return failure
-      }
+      #if ENCRYPTION
+        if key.source != nil || key.cipher != nil {
+          do {
+            try key.setAutomaticKey(scope: .firstFile)
+          } catch {
+            errors.write("amalgam: error: \(error.message)\n")
+            return failure
+          }
+          amalgam_shell_set_automatic_extension(AutomaticKey.entryPoint)
+          // Checking the cipher's name initialized SQLite; the shell configures it before it initializes it.
+          sqlite3_shutdown()
+        }
+      #endif
       output.flush()
       errors.flush()
-      status = runShell(keyArguments + arguments)
+      // The shell numbers the arguments in its messages ("Parse error in 3rd command line argument"): an
+      // option it ignores (-utf8 only matters on Windows) in place of each key option and value keeps the
+      // numbers of the arguments as the user typed them.
+      status = runShell(Array(repeating: "-utf8", count: key.argumentCount) + arguments)
     case .rsync(let arguments):
       output.flush()
       errors.flush()
@@ -345,9 +355,19 @@ enum CommandLineTool {
         #if ENCRYPTION
           RsyncKey.prepareOtherSide(&arguments)
         #endif
-      } else if let problem = RsyncKey.prepareOriginSide(&arguments) {
-        errors.write("amalgam: error: rsync: \(problem.message)\n")
-        return problem.usage ? usageFailure : failure
+      } else {
+        // The key options come first.
+        let keyed = arguments.first.map(KeyOptions.flags.contains) ?? false
+        if let problem = RsyncKey.prepareOriginSide(&arguments) {
+          errors.write("amalgam: error: rsync: \(problem.message)\n")
+          return problem.usage ? usageFailure : failure
+        }
+        if let (origin, replica) = RsyncCheck.databases(in: arguments),
+          let problem = RsyncCheck.problem(origin: origin, replica: replica, keyed: keyed)
+        {
+          errors.write("amalgam: error: rsync: \(problem)\n")
+          return failure
+        }
       }
       let program =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

@@ -1,4 +1,5 @@
 import Amalgam
+import AmalgamSQLite
 import Foundation
 
 /// Where `amalgam sql` and `amalgam shell` take the key of an encrypted database from (ENCRYPTION trait):
@@ -14,6 +15,8 @@ struct KeyOptions: Equatable {
   }
 
   var source: Source?
+  /// How many arguments ``extractLeading(from:)`` took from the command line.
+  var argumentCount = 0
   /// A cipher name of SQLite3 Multiple Ciphers, or `sqlcipher-v1` to `sqlcipher-v4`.
   var cipher: String?
 
@@ -38,10 +41,12 @@ struct KeyOptions: Equatable {
   /// Removes the leading key options from the arguments of `amalgam shell`, which go to SQLite's shell.
   static func extractLeading(from arguments: inout [String]) throws(UsageError) -> KeyOptions {
     var options = KeyOptions()
+    let count = arguments.count
     while let flag = arguments.first, flags.contains(flag) {
       arguments.removeFirst()
       try options.take(flag, value: arguments.isEmpty ? nil : arguments.removeFirst())
     }
+    options.argumentCount = count - arguments.count
     return options
   }
 
@@ -82,23 +87,22 @@ struct KeyOptions: Equatable {
     return (cipher, cipher == "sqlcipher" ? 4 : nil)
   }
 
-  /// `-cmd` arguments for SQLite's shell that set the cipher and the key (as hex, so that no quoting can
-  /// break) before the shell's first statement. The pragmas answer with a row each (the cipher, "ok"),
-  /// which goes to /dev/null.
-  func shellArguments() throws(KeyError) -> [String] {
-    guard source != nil || cipher != nil else { return [] }
-    var arguments = ["-cmd", ".output /dev/null"]
-    if let (name, legacy) = cipherParts {
-      arguments += ["-cmd", "PRAGMA cipher = '\(name.replacingOccurrences(of: "'", with: "''"))'"]
-      if let legacy { arguments += ["-cmd", "PRAGMA legacy = \(legacy)"] }
-    }
-    if let bytes = try passphrase() {
-      arguments += ["-cmd", "PRAGMA hexkey = '\(bytes.map { String(format: "%02x", $0) }.joined())'"]
-    }
-    return arguments + ["-cmd", ".output"]
-  }
-
   #if ENCRYPTION
+    /// Makes ``AutomaticKey`` set this key and cipher on the connections that `scope` covers. Throws for a
+    /// key source that cannot be read and for a cipher that SQLite3 Multiple Ciphers does not have.
+    func setAutomaticKey(scope: AutomaticKey.Scope) throws(KeyError) {
+      let cipher = cipherParts
+      if let (name, legacy) = cipher {
+        guard sqlite3mc_cipher_index(name) > 0 else {
+          throw KeyError(message: EncryptionError.unknownCipher(name).description)
+        }
+        if let legacy, !(1...4).contains(legacy) {
+          throw KeyError(message: "--cipher \(self.cipher ?? ""): SQLCipher's versions are 1 to 4")
+        }
+      }
+      AutomaticKey.set(key: try passphrase(), cipher: cipher, scope: scope)
+    }
+
     /// Sets the key and the cipher on open options.
     func apply(to options: inout Database.OpenOptions) throws(KeyError) {
       if let bytes = try passphrase() { options.key = .data(Data(bytes)) }

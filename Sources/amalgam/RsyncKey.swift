@@ -15,12 +15,6 @@ enum RsyncKey {
   /// The variable that carries the `--cipher` value to the replica side.
   static let cipherVariable = "AMALGAM_RSYNC_CIPHER"
 
-  /// The key and cipher for this process's connections. Written once, before sqlite3_rsync opens
-  /// anything (its only thread), and only read afterwards, by the automatic extension.
-  nonisolated(unsafe) private static var key: [UInt8] = []
-  /// See ``key``.
-  nonisolated(unsafe) private static var cipher: (name: String, legacy: Int?)?
-
   /// Takes the leading key options of `amalgam rsync` out of `arguments` and, when there is a key, makes
   /// every database file this process opens use it, and hands it to the replica side. Returns a message
   /// for a problem, or nil.
@@ -42,55 +36,38 @@ enum RsyncKey {
     if remote {
       return ("a key works with two local databases only: sqlite3_rsync starts a remote side without it", true)
     }
-    let bytes: [UInt8]
-    do {
-      bytes = try options.passphrase() ?? []
-    } catch {
-      return (error.message, false)
-    }
-    setenv(keyVariable, hex(bytes), 1)
-    setenv(cipherVariable, options.cipher ?? "", 1)
-    install(key: bytes, cipher: options.cipherParts)
+    #if ENCRYPTION
+      do {
+        try options.setAutomaticKey(scope: .everyFile)
+        setenv(keyVariable, hex(try options.passphrase() ?? []), 1)
+      } catch {
+        return (error.message, false)
+      }
+      setenv(cipherVariable, options.cipher ?? "", 1)
+      _ = try? SQLite.registerAutomaticExtension(AutomaticKey.entryPoint)
+    #endif
     return nil
   }
 
-  /// On the replica side (`amalgam --replica ... ORIGIN REPLICA`) started by an `amalgam rsync` with a
-  /// key: opens what this process opens with the key, and turns REPLICA, the last argument, into a URI
-  /// that gives the key to its `ATTACH`.
-  static func prepareOtherSide(_ arguments: inout [String]) {
-    let environment = ProcessInfo.processInfo.environment
-    guard let hexKey = environment[keyVariable], !hexKey.isEmpty, let bytes = bytes(fromHex: hexKey) else { return }
-    var options = KeyOptions()
-    if let cipher = environment[cipherVariable], !cipher.isEmpty { options.cipher = cipher }
-    install(key: bytes, cipher: options.cipherParts)
-    guard arguments.first == "--replica", arguments.count >= 3, let replica = arguments.last else { return }
-    var query = "hexkey=\(hexKey)"
-    if let (name, legacy) = options.cipherParts {
-      query += "&cipher=\(percentEncoded(name))"
-      if let legacy { query += "&legacy=\(legacy)" }
-    }
-    let absolute = replica.hasPrefix("/") ? replica : FileManager.default.currentDirectoryPath + "/" + replica
-    arguments[arguments.count - 1] = "file:\(percentEncoded(absolute))?\(query)"
-  }
-
-  /// Registers the automatic extension that keys every database file this process opens.
-  private static func install(key: [UInt8], cipher: (name: String, legacy: Int?)?) {
-    #if ENCRYPTION
-      Self.key = key
-      Self.cipher = cipher
-      _ = try? SQLite.registerAutomaticExtension(keyConnection)
-    #endif
-  }
-
   #if ENCRYPTION
-    /// The automatic extension: sets the cipher and the key of a connection to a database file.
-    private static let keyConnection: SQLiteExtensionEntryPoint = { db, _, _ in
-      guard let db, let file = sqlite3_db_filename(db, "main"), file.pointee != 0 else { return SQLITE_OK }
-      if let (name, legacy) = RsyncKey.cipher {
-        _ = sqlite3mc_config(db, "cipher", sqlite3mc_cipher_index(name))
-        if let legacy { _ = sqlite3mc_config_cipher(db, name, "legacy", Int32(legacy)) }
+    /// On the replica side (`amalgam --replica ... ORIGIN REPLICA`) started by an `amalgam rsync` with a
+    /// key: opens what this process opens with the key, and turns REPLICA, the last argument, into a URI
+    /// that gives the key to its `ATTACH`.
+    static func prepareOtherSide(_ arguments: inout [String]) {
+      let environment = ProcessInfo.processInfo.environment
+      guard let hexKey = environment[keyVariable], !hexKey.isEmpty, let bytes = bytes(fromHex: hexKey) else { return }
+      var options = KeyOptions()
+      if let cipher = environment[cipherVariable], !cipher.isEmpty { options.cipher = cipher }
+      AutomaticKey.set(key: bytes, cipher: options.cipherParts, scope: .everyFile)
+      _ = try? SQLite.registerAutomaticExtension(AutomaticKey.entryPoint)
+      guard arguments.first == "--replica", arguments.count >= 3, let replica = arguments.last else { return }
+      var query = "hexkey=\(hexKey)"
+      if let (name, legacy) = options.cipherParts {
+        query += "&cipher=\(percentEncoded(name))"
+        if let legacy { query += "&legacy=\(legacy)" }
       }
-      return RsyncKey.key.withUnsafeBytes { sqlite3_key_v2(db, "main", $0.baseAddress, Int32($0.count)) }
+      let absolute = replica.hasPrefix("/") ? replica : FileManager.default.currentDirectoryPath + "/" + replica
+      arguments[arguments.count - 1] = "file:\(percentEncoded(absolute))?\(query)"
     }
   #endif
 

@@ -101,7 +101,7 @@ import Testing
     let queue = try DatabaseQueue()
     try queue.sync { db in try db.execute(sql: "CREATE TABLE player(id INTEGER PRIMARY KEY, name TEXT)") }
     let seen = Shared<[Int?]>([])
-    let task = Task(executorPreference: QueueExecutor()) {
+    let task = offThePoolTask {
       // README observing: begin
       let playerCounts = queue.observe { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM player") }
       for try await count in playerCounts.removingDuplicates() {

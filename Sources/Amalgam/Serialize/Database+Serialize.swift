@@ -3,6 +3,13 @@
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import AmalgamSQLite
 
 extension Database {
@@ -163,13 +170,31 @@ extension Database {
   /// try db.vacuum(into: "/path/to/compact-copy.db")
   /// ```
   ///
-  /// - Throws: ``SQLiteError`` when the file already exists and is not empty, cannot be created, or
-  ///   when called inside a transaction.
+  /// - Throws: ``SQLiteError`` when the file already exists and is not empty (`SQLITE_NOTADB` when it is
+  ///   not a database, with a message that names it), cannot be created, or when called inside a
+  ///   transaction.
   ///
   /// Related SQLite documentation: <https://sqlite.org/lang_vacuum.html#vacuuminto>
   public func vacuum(into path: String, schema: String = "main") throws {
     let quotedSchema = "\"" + schema.replacing("\"", with: "\"\"") + "\""
-    try execute(sql: "VACUUM \(quotedSchema) INTO ?", parameterValues: [path])
+    let sql = "VACUUM \(quotedSchema) INTO ?"
+    do {
+      try execute(sql: sql, parameterValues: [path])
+    } catch let error as SQLiteError where error.code == .notADatabase && Self.isNonEmptyFile(path) {
+      // SQLite's bare "file is not a database" would read as if this database were the one at fault.
+      throw SQLiteError(
+        code: error.extendedCode,
+        message: "file is not a database: the destination \(path) already exists and is not a database; "
+          + "VACUUM INTO writes a new file, or an empty one",
+        sql: sql)
+    }
+  }
+
+  /// Whether a file at `path` can be read and holds at least one byte.
+  private static func isNonEmptyFile(_ path: String) -> Bool {
+    guard let file = fopen(path, "rb") else { return false }
+    defer { fclose(file) }
+    return fgetc(file) != EOF
   }
 
   /// Throws SQLite's "unknown database" error for a schema this connection does not have.

@@ -196,6 +196,31 @@
       }
     }
 
+    @Test func applyRefusedForATableThatDoesNotFitReportsNoConflictOfTheUndoneAttempt() async throws {
+      try await withTemporaryDirectory { directory in
+        let (from, to) = try makeDatabases(in: directory)
+        let changes = directory.appendingPathComponent("changes.bin").path
+        _ = try await Tool.run(["changeset", "diff", from, to, "-o", changes])
+        // The update of item 2 conflicts, and the table `other` is missing: the apply is undone.
+        try Database(path: from).batch(sql: "UPDATE item SET price = 9 WHERE id = 2; DROP TABLE other;")
+        let items = "SELECT * FROM item ORDER BY id"
+        let before = try Database(path: from).prepare(sql: items).allRows()
+        for answer in ["omit", "replace"] {
+          let apply = try await Tool.run(["changeset", "apply", from, changes, "--on-conflict", answer])
+          #expect(apply.status == 1)
+          #expect(apply.stdout == "", "\(answer)")
+          #expect(
+            apply.stderr == """
+              amalgam: error: 1 of 4 change(s) do not fit the schema of \(from); nothing was applied, \(from) is \
+              unchanged
+                table other: 1 change(s); the database has no such table
+
+              """)
+          #expect(try Database(path: from).prepare(sql: items).allRows() == before)
+        }
+      }
+    }
+
     @Test func textThatIsNotUTF8IsShownEscapedAndApplied() async throws {
       try await withTemporaryDirectory { directory in
         let from = directory.appendingPathComponent("from.db").path

@@ -61,6 +61,48 @@ extension CommandLineToolTests {
       }
     }
 
+    @Test func shellWithAKeyNumbersTheArgumentsAsTyped() async throws {
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("secret.db").path
+        try Self.makeEncryptedDatabase(at: path, passphrase: "secret", cipher: .sqlCipher(version: 3))
+        // After `shell`: --key 1, secret 2, --cipher 3, sqlcipher-v3 4, the database 5, then the SQL.
+        let result = try await AmalgamTool.run(
+          ["shell", "--key", "secret", "--cipher", "sqlcipher-v3", path, "SELECT word FROM secret", "SELEC 1"])
+        #expect(result.stdout == "swordfish\n")
+        #expect(result.stderr.hasPrefix("Parse error in 7th command line argument:"), "\(result.stderr)")
+        // The shell's own -cmd option, counted likewise.
+        let command = try await AmalgamTool.run(["shell", "--key", "secret", "-cmd", "SELEC 2", ":memory:"])
+        #expect(command.stderr.hasPrefix("Parse error in 4th command line argument:"), "\(command.stderr)")
+      }
+    }
+
+    @Test func shellWithAKeyAndBailRunsEveryCommand() async throws {
+      try await withTemporaryDirectory { directory in
+        let path = directory.appendingPathComponent("secret.db").path
+        try Self.makeEncryptedDatabase(at: path, passphrase: "secret")
+        let result = try await AmalgamTool.run(
+          ["shell", "--key", "secret", "-bail", path, "SELECT word FROM secret", "SELECT 'and more'"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "swordfish\nand more\n")
+        // A later `.open` of another file is not keyed: a plain database opens.
+        let plain = directory.appendingPathComponent("plain.db").path
+        let db = try Database(path: plain)
+        try db.batch(sql: "CREATE TABLE t(x); INSERT INTO t VALUES ('plain')")
+        try db.close()
+        let both = try await AmalgamTool.run(
+          ["shell", "--key", "secret", path],
+          standardInput: "SELECT word FROM secret;\n.open '\(plain)'\nSELECT x FROM t;\n")
+        #expect(both.stdout == "swordfish\nplain\n", "\(both.stderr)")
+      }
+    }
+
+    @Test func shellNamesAnUnknownCipher() async throws {
+      let result = try await AmalgamTool.run(["shell", "--key", "k", "--cipher", "rot13", ":memory:", "SELECT 1"])
+      #expect(result.status == 1)
+      #expect(result.stdout == "")
+      #expect(result.stderr == "amalgam: error: SQLite3 Multiple Ciphers has no cipher named \"rot13\"\n")
+    }
+
     @Test(arguments: ["sql", "shell"])
     func pragmaRekeyKeepsTheCipherOfTheCipherOption(command: String) async throws {
       try await withTemporaryDirectory { directory in
@@ -124,6 +166,15 @@ extension CommandLineToolTests {
             }
           }
           try pool.close()
+          // A plain database as the replica: the key does not open it.
+          let plain = directory.appendingPathComponent("plain.db").path
+          try Database(path: plain).execute(sql: "CREATE TABLE t(x)")
+          let refused = try await AmalgamTool.run(
+            ["rsync", "--key", "rsync secret"] + (cipher.map { ["--cipher", $0] } ?? []) + [origin, plain])
+          #expect(refused.status == 1)
+          #expect(
+            refused.stderr
+              == "amalgam: error: rsync: the replica \(plain) exists and is not a database that the key opens\n")
           // sqlite3_rsync starts a remote side with arguments only: a key is for two local databases.
           let remote = try await AmalgamTool.run(["rsync", "--key", "rsync secret", origin, "user@host:replica.db"])
           #expect(remote.status == 2)

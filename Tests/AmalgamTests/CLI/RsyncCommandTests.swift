@@ -22,10 +22,12 @@ extension CommandLineToolTests {
               UPDATE total SET amount = (SELECT sum(amount) FROM entry);
               """)
         }
-        // Transactions of one row and the running total go on while sqlite3_rsync copies the file.
+        // Transactions of one row and the running total go on while sqlite3_rsync copies the file. The
+        // writer stops at a flag, between transactions: a cancellation could land inside one and throw.
+        let stop = Shared(false)
         let writer = Task {
           var n = 2000
-          while !Task.isCancelled {
+          while !stop.current {
             n += 1
             let next = n
             try await pool.transaction { db in
@@ -37,7 +39,7 @@ extension CommandLineToolTests {
         }
         let first = try await AmalgamTool.run(["rsync", origin, replica])
         let second = try await AmalgamTool.run(["rsync", origin, replica, "-v"])
-        writer.cancel()
+        stop.withLock { $0 = true }
         let written = try await writer.value
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == "" && first.stderr == "")
@@ -76,6 +78,53 @@ extension CommandLineToolTests {
         #expect(try copy.prepare(sql: everything).front(String.self) == originEverything)
         try copy.close()
         try pool.close()
+      }
+    }
+
+    @Test func rsyncRefusesToCopyAFileOntoItself() async throws {
+      try await withTemporaryDirectory { directory in
+        let origin = directory.appendingPathComponent("origin.db").path
+        try Database(path: origin).execute(sql: "CREATE TABLE t(x)")
+        let link = directory.appendingPathComponent("link.db").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: origin)
+        let hardLink = directory.appendingPathComponent("hard.db").path
+        try FileManager.default.linkItem(atPath: origin, toPath: hardLink)
+        for replica in [origin, link, hardLink] {
+          let result = try await AmalgamTool.run(["rsync", origin, replica])
+          #expect(result.status == 1)
+          let expected = replica == origin ? origin : "\(replica) is \(origin)"
+          #expect(result.stderr == "amalgam: error: rsync: origin and replica are the same file: \(expected)\n")
+        }
+      }
+    }
+
+    @Test func rsyncNamesAReplicaItCannotAttach() async throws {
+      try await withTemporaryDirectory { directory in
+        let origin = directory.appendingPathComponent("origin.db").path
+        try Database(path: origin).execute(sql: "CREATE TABLE t(x)")
+        let notes = directory.appendingPathComponent("notes.txt").path
+        try String(repeating: "not a database\n", count: 100).write(toFile: notes, atomically: true, encoding: .utf8)
+        let folder = directory.appendingPathComponent("folder").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let nowhere = directory.appendingPathComponent("missing/replica.db").path
+        let cases = [
+          (notes, "the replica \(notes) exists and is not a database"),
+          (folder, "the replica \(folder) is a directory"),
+          (nowhere, "cannot create the replica \(nowhere): there is no directory \(directory.path)/missing"),
+        ]
+        for (replica, message) in cases {
+          let result = try await AmalgamTool.run(["rsync", origin, replica, "-v"])
+          #expect(result.status == 1)
+          #expect(result.stdout == "")
+          #expect(result.stderr == "amalgam: error: rsync: \(message)\n")
+          #expect(!result.stderr.contains("%Q"))
+        }
+        // An empty file is an empty database: the copy goes ahead.
+        let empty = directory.appendingPathComponent("empty.db").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        let copied = try await AmalgamTool.run(["rsync", origin, empty])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(try Database(path: empty).prepare(sql: "SELECT name FROM sqlite_schema").front(String.self) == "t")
       }
     }
   #else

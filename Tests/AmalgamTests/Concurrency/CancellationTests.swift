@@ -13,14 +13,14 @@ extension ConcurrencyTests {
     /// Starts `operation` in a task, cancels it after `delay`, and returns what it threw and how long
     /// after the cancellation it finished.
     ///
-    /// The task runs on a thread of its own (``DedicatedThreadExecutor``), and the time is taken there,
+    /// The task runs on a thread of its own (``offThePoolTask(_:)``), and the time is taken there,
     /// when `operation` returns or throws: on the cooperative pool, the task would wait for a free thread
     /// before it could finish, and other suites' long synchronous tests can hold both threads of a
     /// 2-core machine for seconds, which the bound would count against the interrupt.
     private func cancel<T: Sendable>(
       after delay: Duration = .milliseconds(100), _ operation: @escaping @Sendable () async throws -> T
     ) async -> (error: (any Error)?, seconds: Double) {
-      let task = Task(executorPreference: Self.executor) { () -> (error: (any Error)?, end: DispatchTime) in
+      let task = offThePoolTask { () -> (error: (any Error)?, end: DispatchTime) in
         do {
           _ = try await operation()
           return (nil, DispatchTime.now())
@@ -34,8 +34,6 @@ extension ConcurrencyTests {
       let (error, end) = await task.value
       return (error, Double(end.uptimeNanoseconds &- start.uptimeNanoseconds) / 1e9)
     }
-
-    static let executor = DedicatedThreadExecutor()
 
     private func makeQueue() throws -> DatabaseQueue {
       let queue = try DatabaseQueue()
@@ -213,16 +211,5 @@ extension ConcurrencyTests {
       cancelled.signal()
       #expect(try await task.value == true)
     }
-  }
-}
-
-/// Runs tasks that prefer it on a serial dispatch queue of its own, outside Swift's cooperative pool.
-final class DedicatedThreadExecutor: TaskExecutor {
-  private let queue = DispatchQueue(label: "CancellationTests")
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
   }
 }

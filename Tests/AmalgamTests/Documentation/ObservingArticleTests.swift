@@ -40,7 +40,7 @@ private final class ProductCache: Sendable {
   @Test func theFirstExampleCountsNotes() async throws {
     let queue = try makeQueue()
     let counts = Shared<[Int]>([])
-    let task = Task(executorPreference: QueueExecutor()) {
+    let task = offThePoolTask {
       for try await count in queue.observe({ db in
         try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) ?? 0
       }).removingDuplicates() {
@@ -72,7 +72,7 @@ private final class ProductCache: Sendable {
   @Test func theServerExampleInvalidatesTheCache() async throws {
     let queue = try makeQueue()
     let productCache = ProductCache()
-    let task = Task(executorPreference: QueueExecutor()) {
+    let task = offThePoolTask {
       let changes = queue.changes(in: DatabaseRegion(tables: ["product"]))
       for await change in changes {
         productCache.invalidate(change.tableNames)

@@ -7,6 +7,7 @@ import Testing
   import Observation
 
   /// The example of ObservingTheDatabase.md (and of ObservedValue's documentation).
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @MainActor @Observable final class NoteList {
     let titles: ObservedValue<[String]>
 
@@ -93,6 +94,7 @@ struct InsufficientFunds: Error {}
 
   #if canImport(Observation)
     /// A flag that `withObservationTracking` raises when the list's titles change.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor private func trackingChange(of list: NoteList) -> Shared<Bool> {
       let changed = Shared(false)
       withObservationTracking {
@@ -103,6 +105,7 @@ struct InsufficientFunds: Error {}
       return changed
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor @Test func theModelShowsTheTitles() async throws {
       let queue = try DatabaseQueue()
       try queue.sync { db in try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT)") }

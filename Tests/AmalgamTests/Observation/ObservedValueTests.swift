@@ -6,6 +6,7 @@
   @testable import Amalgam
 
   /// A flag that `withObservationTracking` raises when what `read` reads changes.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @MainActor private func tracking(_ read: () -> Void) -> Shared<Bool> {
     let changed = Shared(false)
     withObservationTracking(read) { changed.withLock { $0 = true } }
@@ -29,6 +30,7 @@
     try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) ?? 0
   }
 
+  /// ObservedValue (and the Observation framework) need macOS 14 and its peers: each test says so.
   @MainActor @Suite struct ObservedValueTests {
     private func makeQueue() throws -> DatabaseQueue {
       let queue = try DatabaseQueue()
@@ -36,6 +38,7 @@
       return queue
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func observationTrackingSeesEachNewValue() async throws {
       let queue = try makeQueue()
       let count = ObservedValue(initialValue: -1, queue.observe(countNotes))
@@ -52,6 +55,7 @@
       #expect(count.error == nil)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func theObservationStopsWithItsOwner() async throws {
       let queue = try makeQueue()
       var count: ObservedValue<Int>? = ObservedValue(initialValue: -1, queue.observe(countNotes))
@@ -72,6 +76,7 @@
       #expect(cancelled.value == 0)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func anErrorIsKeptWithTheLastValue() async throws {
       let queue = try makeQueue()
       let count = ObservedValue(initialValue: -1, queue.observe(countNotes))

@@ -14,18 +14,6 @@ func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
   return condition()
 }
 
-/// Runs a task's jobs on a dispatch queue of its own rather than on Swift's cooperative pool, whose two
-/// threads (on this 2-core machine) other suites may keep blocked for seconds while this suite runs.
-final class QueueExecutor: TaskExecutor, @unchecked Sendable {
-  // @unchecked Sendable: `queue` is thread-safe and never changes.
-  private let queue = DispatchQueue(label: "amalgam.tests.collector")
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-  }
-}
-
 /// Iterates `sequence` in a task of its own, collecting its values (and the error that ended it).
 final class Collector<Value: Sendable>: Sendable {
   let values = Shared<[Value]>([])
@@ -37,7 +25,7 @@ final class Collector<Value: Sendable>: Sendable {
     let values = values
     let failure = failure
     let finished = finished
-    task = Task(executorPreference: QueueExecutor()) {
+    task = offThePoolTask {
       do {
         for try await value in sequence { values.withLock { $0.append(value) } }
       } catch {

@@ -298,6 +298,26 @@ import Testing
       #expect(try attached.prepare(sql: "SELECT name FROM sqlite_schema").front(String.self) == "t")
     }
   }
+
+  @Test func vacuumIntoAFileThatIsNotADatabaseNamesTheDestination() throws {
+    try withTemporaryDirectory { directory in
+      let source = try Database(path: directory.appendingPathComponent("source.db").path)
+      try source.execute(sql: "CREATE TABLE t(x)")
+      let notes = directory.appendingPathComponent("notes.txt").path
+      let text = String(repeating: "Not a database, just some notes.\n", count: 100)
+      try text.write(toFile: notes, atomically: true, encoding: .utf8)
+      #expect {
+        try source.vacuum(into: notes)
+      } throws: { error in
+        guard let error = error as? SQLiteError else { return false }
+        return error.code == .notADatabase
+          && error.message == "file is not a database: the destination \(notes) already exists and is not a "
+            + "database; VACUUM INTO writes a new file, or an empty one"
+      }
+      // The file is as it was.
+      #expect(try String(contentsOfFile: notes, encoding: .utf8) == text)
+    }
+  }
 }
 
 /// A small deterministic random number generator (SplitMix64), so failures reproduce.
