@@ -352,9 +352,15 @@ final class ObservationCenter: @unchecked Sendable {
 
   /// The file at `path` is not the one the writer opened any more (deleted, or replaced by a rename or
   /// a new file): the writer and the readers still see the old one, so every observation ends with
-  /// ``DatabaseError/databaseFileReplaced(path:)``.
+  /// ``DatabaseError/databaseFileReplaced(path:)``. The watcher stopped: an observation started later
+  /// starts another, which finds the file replaced at once (it compares with the identity first seen),
+  /// and ends the same way.
   private func databaseFileReplaced(_ path: String) {
-    let entries = state.withLock { Array($0.entries.values) }
+    let (entries, watcher) = state.withLock { state in
+      defer { state.watcher = nil }
+      return (Array(state.entries.values), state.watcher)
+    }
+    watcher?.stop()
     for entry in entries { entry.observationFailed(DatabaseError.databaseFileReplaced(path: path)) }
   }
 }

@@ -194,6 +194,13 @@ private func runShell(_ path: String, _ script: String, in directory: URL) async
       #expect((collector.failure.current as? DatabaseError) == DatabaseError.databaseFileReplaced(path: filename))
       #expect(collector.current == [0])
       #expect(await eventually { queue.observationCenter.isEmpty })
+
+      // An observation started afterwards ends the same way, at once.
+      let later = Collector(queue.observe(countNotes))
+      defer { later.task.cancel() }
+      #expect(await eventually(timeout: 10) { later.finished.current })
+      #expect((later.failure.current as? DatabaseError) == DatabaseError.databaseFileReplaced(path: filename))
+      #expect(later.current.allSatisfy { $0 == 0 })
     }
   }
 
