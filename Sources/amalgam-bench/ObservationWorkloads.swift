@@ -190,8 +190,8 @@ func observationWorkloads() -> [Workload] {
 
 /// `--observation-latency`: the time from a commit to the observation's value for it, median and 90th
 /// percentile over `commits` commits, each waiting for its value: on a pool, for a commit of the pool's
-/// own writer, and for a commit of another connection to the same file (seen by polling
-/// `PRAGMA data_version`, as another process's commit is).
+/// own writer, and for a commit of another connection to the same file (seen by the watcher's file
+/// events, as another process's commit is; `--foreign-commit-latency` measures another process).
 func measureObservationLatency(commits: Int) throws -> String {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("amalgam-latency-\(getpid())")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -227,7 +227,7 @@ func measureObservationLatency(commits: Int) throws -> String {
       return start
     },
     base: 0)
-  // Another connection commits at a random moment of the poll period, as an independent writer would.
+  // Another connection commits at a random moment, as an independent writer would.
   let foreign = try run(
     { value in
       usleep(UInt32.random(in: 0..<200_000))
@@ -240,7 +240,7 @@ func measureObservationLatency(commits: Int) throws -> String {
     String(format: "median %.2f ms, 90th percentile %.2f ms", values[values.count / 2], values[values.count * 9 / 10])
   }
   return """
-    commit-to-value latency over \(commits) commits (pool, one observed table, poll interval 200 ms):
+    commit-to-value latency over \(commits) commits (pool, one observed table, default configuration):
       the pool's own commits:          \(summary(own))
       another connection's commits:    \(summary(foreign))
     """

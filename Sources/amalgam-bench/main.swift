@@ -14,6 +14,7 @@ struct Options {
   var json = false
   var observationLatency: Int?
   var encryptionOpenCost: Int?
+  var foreignCommitLatency: Int?
 }
 
 func parseOptions() -> Options? {
@@ -25,6 +26,9 @@ func parseOptions() -> Options? {
     case "--observation-latency":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.observationLatency = value
+    case "--foreign-commit-latency":
+      guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
+      options.foreignCommitLatency = value
     case "--encryption-open-cost":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.encryptionOpenCost = value
@@ -45,9 +49,11 @@ func parseOptions() -> Options? {
 let usage = """
   usage: amalgam-bench [--repetitions N] [--only 1,2,...] [--json]
          amalgam-bench --observation-latency COMMITS
+         amalgam-bench --foreign-commit-latency SECONDS   (needs the sqlite3 shell in PATH)
          amalgam-bench --encryption-open-cost OPENS   (built with the ENCRYPTION trait)
     Runs each workload through SQLite's C API and Amalgam's API (build with -c release); or measures the
-    time from a commit to the observation's value; or the time to open an encrypted file (key derivation).
+    time from a commit to the observation's value (of the pool's own writer; of another process, the
+    sqlite3 shell, per journal mode); or the time to open an encrypted file (key derivation).
   """
 
 guard let options = parseOptions() else {
@@ -73,6 +79,16 @@ if let opens = options.encryptionOpenCost {
     FileHandle.standardError.write(Data("amalgam-bench: --encryption-open-cost needs the ENCRYPTION trait\n".utf8))
     exit(2)
   #endif
+}
+
+if let seconds = options.foreignCommitLatency {
+  do {
+    print(try measureForeignCommitLatency(seconds: seconds))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))
+    exit(1)
+  }
 }
 
 if let commits = options.observationLatency {

@@ -102,7 +102,7 @@ public final class DatabasePool: DatabaseWriter {
       }
     }
     writer = try SerializedDatabase(database: database, label: "\(configuration.label).writer")
-    observationCenter = ObservationCenter(writer: writer, path: path, isFile: true, configuration: configuration)
+    observationCenter = ObservationCenter(writer: writer, configuration: configuration)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { index in
       let database = try configuration.openDatabase(path: path, role: .reader)
       return try SerializedDatabase(database: database, label: "\(configuration.label).reader\(index)")

@@ -81,9 +81,8 @@ public final class DatabaseQueue: DatabaseWriter {
   public init(path: String, configuration: Configuration = Configuration()) throws {
     self.configuration = configuration
     let database = try configuration.openDatabase(path: path, role: .writer)
-    let isFile = database.filename().map { !$0.isEmpty } ?? false
     connection = try SerializedDatabase(database: database, label: "\(configuration.label).queue")
-    observationCenter = ObservationCenter(writer: connection, path: path, isFile: isFile, configuration: configuration)
+    observationCenter = ObservationCenter(writer: connection, configuration: configuration)
   }
 
   /// Opens a new, empty in-memory database, private to this queue.

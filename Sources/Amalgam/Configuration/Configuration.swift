@@ -83,11 +83,13 @@ public struct Configuration: Sendable {
   /// The `Database` it receives must not escape the closure.
   public var prepareDatabase: (@Sendable (Database) throws -> Void)?
 
-  /// How often observations of a database file look for commits made by other connections (another
-  /// queue or pool, another process), or `nil` to see only this queue's or pool's own commits. Every
-  /// 200 ms by default, and only while observations are running: a poll reads `PRAGMA data_version` of the
-  /// file and of every attached file on a connection of its own. An interval longer than Dispatch's timers
-  /// take (about 292 years) means the longest they can. See <doc:ObservingTheDatabase>.
+  /// How often, at most, observations look for commits made by other connections (another queue or
+  /// pool, another process) to the database files that the writer has open (main and attached), or
+  /// `nil` to see only this queue's or pool's own commits. File events (inotify on Linux, `DispatchSource`
+  /// on Apple platforms) show such commits within milliseconds; the poll is the fallback, every 200 ms
+  /// by default where file events do not exist, and no more than once a second where they do. Only
+  /// while observations are running. An interval longer than Dispatch's timers take (about 292 years)
+  /// means the longest they can. See <doc:ObservingTheDatabase>.
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_data_version>
   public var observationPollInterval: Duration? = .milliseconds(200)

@@ -32,6 +32,11 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
   case parameterCountMismatch(expected: Int, provided: Int, sql: String)
   /// The database was closed before this call.
   case databaseClosed
+  /// The database file at `path` is not the file the queue or pool opened any more: it was deleted, or
+  /// another file took its place (created anew, or renamed over it, as restoring a backup does). The
+  /// queue's or pool's connections still see the old file, so observations end with this error; open
+  /// the database again to see the new file.
+  case databaseFileReplaced(path: String)
   /// The connection was in use by another thread. A `Database` serves one thread at a time; share one
   /// through a queue instead of across threads.
   case concurrentUse
@@ -115,6 +120,10 @@ public enum DatabaseError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\"\(sql)\" takes \(expected) parameter(s) but \(provided) value(s) were given"
     case .databaseClosed:
       return "The database is closed"
+    case let .databaseFileReplaced(path):
+      return
+        "The database file \(path) was deleted or replaced by another file after it was opened; the open "
+        + "connections still see the old file: open the database again to see the new one"
     case .concurrentUse:
       return "The database connection is in use by another thread; a Database serves one thread at a time"
     case let .emptyStatement(sql):

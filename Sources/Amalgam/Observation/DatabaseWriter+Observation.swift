@@ -17,6 +17,11 @@ final class ChangeNotifications: ObservationEntry, @unchecked Sendable {
     continuation.finish()
   }
 
+  /// An `AsyncStream` cannot end with an error: the stream ends.
+  func observationFailed(_ error: any Error) {
+    continuation.finish()
+  }
+
   static func stream(_ center: ObservationCenter, region: DatabaseRegion) -> AsyncStream<DatabaseRegion> {
     let (stream, continuation) = AsyncStream.makeStream(of: DatabaseRegion.self)
     let entry = ChangeNotifications(region: region, continuation: continuation)

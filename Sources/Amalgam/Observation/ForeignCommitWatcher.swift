@@ -1,3 +1,4 @@
+import AmalgamSQLite
 import Dispatch
 
 #if canImport(Glibc)
@@ -6,171 +7,377 @@ import Dispatch
   import Darwin
 #endif
 
-/// Polls a database file for commits made by other connections (another queue or pool, another
-/// process): a connection of its own reads `PRAGMA data_version` of the main file and of every attached
-/// file, which changes after any other connection's commit, every `interval`. A poll costs one small
-/// read of the WAL index or the file header per file, plus a `stat` of the main file, and the timer
-/// wakes the process only `1 / interval` times a second.
+/// Tells ``ObservationCenter`` when other connections (another queue or pool, another process) may
+/// have committed to the database files that the writer has open (the main file and attached ones),
+/// and when such a file was deleted or replaced.
 ///
-/// A version is only ever compared with one read on the same connection: `data_version` numbers of two
-/// connections have nothing in common. Whatever the watcher could not see (a poll that failed, because
-/// another process held an exclusive lock longer than the busy timeout or left a hot journal that a
-/// read-only connection cannot roll back; a file deleted and created again, or replaced by a rename; a
-/// file attached since the last poll) is reported as ``Event/mayHaveChanged`` once a poll succeeds on a
-/// new connection: a needless query is allowed, a missed commit is not.
+/// It only wakes the center: the center asks the writer's own `PRAGMA data_version`, which only other
+/// connections' commits change, whether a commit happened. A version number is therefore only ever
+/// compared with one read on the same connection, and a wake too many costs a `data_version` read on
+/// the writer, never a missed commit.
+///
+/// It wakes on file events (``FileEvents``) for the files, their `-wal` and their `-journal`, and then
+/// takes no lock: in rollback-journal mode it compares the file's header (which holds the file change
+/// counter) read through SQLite's own file handle, and the files' sizes and times; in WAL mode it reads
+/// `PRAGMA data_version` on a connection of its own, which a writer never blocks. A WAL commit
+/// writes the `-wal` (the event) before it publishes the new WAL index header (no event), so after an
+/// event it looks again a few times over the next 0.5 s. It also ticks every
+/// ``Configuration/observationPollInterval`` (at least every second while file events work) and wakes
+/// the center at each tick, which covers what file events cannot see (a file system that reports no
+/// events, a network file system's remote writers).
 ///
 /// Everything runs on the watcher's own serial queue.
 final class ForeignCommitWatcher: @unchecked Sendable {
-  // @unchecked Sendable: `database`, `versions`, `attached`, `identity`, `mustReport`, `isStopped` and
-  // `timer` are only used on `queue`.
-
-  /// What a poll found.
-  enum Event: Sendable {
-    /// A `data_version` changed: some connection, maybe the observed queue's or pool's own, committed.
-    case committed
-    /// The watcher could not tell (it reconnected after a failure, the file was replaced, a file was
-    /// attached): anything may have changed.
-    case mayHaveChanged
-  }
-
-  /// The device and inode of a file.
-  struct FileIdentity: Equatable {
-    var device: UInt64
-    var inode: UInt64
-  }
-
+  // @unchecked Sendable: the `let` constants never change and are Sendable; every other field is only
+  // used on `queue`.
   private let queue = DispatchQueue(label: "amalgam.observation.watcher")
   private let interval: Duration
-  private let path: String
-  private let open: @Sendable () throws -> Database
-  private let attachedFiles: @Sendable () -> [String]
-  private let onEvent: @Sendable (Event) -> Void
-  private var timer: (any DispatchSourceTimer)?
-  private var database: Database?
-  /// The last `data_version` of each schema of `database`.
-  private var versions: [String: Int] = [:]
-  /// The schema name on `database` of each attached file.
-  private var attached: [String: String] = [:]
-  /// The main file's identity when `database` was opened.
-  private var identity: FileIdentity?
-  /// Whether the next successful poll reports ``Event/mayHaveChanged``.
-  private var mustReport = false
+  private let open: @Sendable (String) throws -> Database
+  private let currentFiles: @Sendable () -> [WatchedFile]
+  private let onPossibleCommit: @Sendable () -> Void
+  private let onFileReplaced: @Sendable (String) -> Void
+  private var files: [String: FileState] = [:]
+  private var events: FileEvents?
+  private var tick: (any DispatchSourceTimer)?
+  /// The period of `tick`; `nil` while there is no file to watch (a database in memory).
+  private var tickPeriod: Duration?
+  private var followUp: (any DispatchSourceTimer)?
+  private var followUpStep = 0
+  private var lastCheck = DispatchTime(uptimeNanoseconds: 0)
   private var isStopped = false
 
-  /// A watcher of the file at `path`, which `open` opens, and of `attachedFiles()` (the files the
-  /// observed connection has attached).
+  /// When the watcher looks again after a file event, counted from the event (the last one restarts
+  /// the count): a WAL commit publishes its new index header after the write that caused the event,
+  /// after an `fsync` in `synchronous = FULL`.
+  static let followUpDelays: [Duration] = [1, 3, 10, 30, 100, 300].map { .milliseconds($0) }
+  /// The shortest tick while file events work: the watcher wakes at most once a second when the files
+  /// do not change.
+  static let shortestTickWithEvents: Duration = .seconds(1)
+  /// Checks that file events cause are at least this far apart (a burst of events causes one check,
+  /// and the follow-ups).
+  static let shortestCheckInterval: Duration = .milliseconds(1)
+
+  /// What the watcher knows of one file.
+  private final class FileState {
+    let watched: WatchedFile
+    /// A connection of the watcher's own: SQLite's handle on the file, for lock-free reads of the
+    /// header, and `PRAGMA data_version` in WAL mode.
+    var database: Database?
+    /// The connection failed and was closed: the first version read on the next one is compared with
+    /// nothing, so it counts as a possible commit.
+    var reconnected = false
+    var signature: Signature?
+    var version: Int?
+
+    init(_ watched: WatchedFile) { self.watched = watched }
+  }
+
+  /// What changes when a file is committed to, read without any lock.
+  private struct Signature: Equatable {
+    /// The database header's 100 bytes (the file change counter is at offset 24), or `nil` when
+    /// unreadable.
+    var header: [UInt8]?
+    var database: FileStatus?
+    var wal: FileStatus?
+  }
+
+  /// - Parameters:
+  ///   - interval: the tick, ``Configuration/observationPollInterval``.
+  ///   - open: opens a connection of the watcher's own to a database file.
+  ///   - files: the database files to watch now; asked again at each ``filesDidChange()``.
+  ///   - onPossibleCommit: another connection may have committed to a file. Called on the watcher's
+  ///     queue; must return quickly.
+  ///   - onFileReplaced: the file at this path was deleted or replaced by another; the watcher stops.
   init(
-    interval: Duration, path: String, open: @escaping @Sendable () throws -> Database,
-    attachedFiles: @escaping @Sendable () -> [String] = { [] }, onEvent: @escaping @Sendable (Event) -> Void
+    interval: Duration, open: @escaping @Sendable (String) throws -> Database,
+    files: @escaping @Sendable () -> [WatchedFile], onPossibleCommit: @escaping @Sendable () -> Void,
+    onFileReplaced: @escaping @Sendable (String) -> Void
   ) {
     self.interval = interval
-    self.path = path
     self.open = open
-    self.attachedFiles = attachedFiles
-    self.onEvent = onEvent
+    self.currentFiles = files
+    self.onPossibleCommit = onPossibleCommit
+    self.onFileReplaced = onFileReplaced
   }
 
-  /// Reads the first `data_version` before returning, so that a commit made after `start` returns is
-  /// seen, then polls every `interval`.
+  /// Reads each file's state before returning, so that a commit made after `start` returns is seen,
+  /// then watches.
   func start() {
-    queue.sync { if !isStopped { poll() } }
-    let timer = DispatchSource.makeTimerSource(queue: queue)
-    let period = max(interval, .milliseconds(1)).dispatchInterval
-    timer.schedule(deadline: .now() + period, repeating: period, leeway: .milliseconds(10))
-    timer.setEventHandler { [weak self] in self?.poll() }
     queue.sync {
-      // A stop that came first (the last observation ended at once) wins. The source is cancelled, then
-      // resumed: Dispatch must not release a source that was never resumed.
-      if isStopped { timer.cancel() } else { self.timer = timer }
-      timer.resume()
+      guard !isStopped else { return }
+      update()
     }
   }
 
-  /// Stops polling and closes the watcher's connection.
-  func stop() {
+  /// The writer's files changed (a database was attached or detached): watch the new list.
+  func filesDidChange() {
     queue.async { [self] in
-      isStopped = true
-      timer?.cancel()
-      timer = nil
-      disconnect()
+      guard !isStopped else { return }
+      update()
     }
   }
 
-  private func poll() {
-    do {
-      if let identity, identity != Self.identity(of: path) {
-        // Deleted and created again, or replaced by a rename: follow the file now at `path`.
-        disconnect()
-        mustReport = true
+  /// Stops watching and closes the watcher's connections.
+  func stop() {
+    queue.async { [self] in shutDown() }
+  }
+
+  private func shutDown() {
+    isStopped = true
+    tick?.cancel()
+    tick = nil
+    followUp?.cancel()
+    followUp = nil
+    events?.cancel()
+    events = nil
+    for file in files.values { try? file.database?.close() }
+    files = [:]
+  }
+
+  /// Watches the files of ``currentFiles``; a new file's state is read as the base of later checks.
+  private func update() {
+    let watched = currentFiles()
+    let paths = Set(watched.map(\.path))
+    for (path, file) in files where !paths.contains(path) {
+      try? file.database?.close()
+      files[path] = nil
+    }
+    for item in watched where files[item.path] == nil {
+      let file = FileState(item)
+      files[item.path] = file
+      if check(file) == .replaced {
+        replaced(item.path)
+        return
       }
-      let database = try connection()
-      var isNew = false
-      for file in attachedFiles() where attached[file] == nil {
-        let schema = "watched\(attached.count + 1)"
-        // A file that cannot be opened (deleted since) is tried again at the next poll; the others
-        // are still watched.
-        guard (try? database.execute(sql: "ATTACH DATABASE ? AS \(schema)", parameterValues: [file])) != nil
-        else { continue }
-        attached[file] = schema
-        isNew = true
-      }
-      var changed = false
-      for schema in ["main"] + attached.values {
-        let version = try database.cachedStatement(sql: "PRAGMA \(schema).data_version").front(Int.self)
-        if let old = versions[schema], old != version { changed = true }
-        versions[schema] = version
-      }
-      if mustReport || isNew {
-        mustReport = false
-        onEvent(.mayHaveChanged)
-      } else if changed {
-        onEvent(.committed)
-      }
-    } catch {
-      // The file may be busy (an exclusive lock held longer than the busy timeout), have a hot journal
-      // that this read-only connection cannot roll back, or be missing for a moment. The next poll
-      // tries again with a new connection, and reports a possible change once it can read.
-      disconnect()
-      mustReport = true
+    }
+    // Nothing is opened, and nothing ticks, while there is no file (a database in memory).
+    if events == nil, !paths.isEmpty {
+      events = FileEvents(queue: queue) { [weak self] _ in self?.fileEvent() }
+    }
+    events?.watch(paths)
+    scheduleTick()
+  }
+
+  /// Ticks every ``interval`` (at least every ``shortestTickWithEvents`` while file events work), or
+  /// not at all while there is no file to watch.
+  private func scheduleTick() {
+    let period: Duration? =
+      files.isEmpty
+      ? nil : events == nil ? max(interval, .milliseconds(1)) : max(interval, Self.shortestTickWithEvents)
+    guard period != tickPeriod else { return }
+    tick?.cancel()
+    tick = nil
+    tickPeriod = period
+    guard let period else { return }
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    let leeway: DispatchTimeInterval = events == nil ? .milliseconds(10) : .milliseconds(100)
+    timer.schedule(deadline: .now() + period.dispatchInterval, repeating: period.dispatchInterval, leeway: leeway)
+    timer.setEventHandler { [weak self] in self?.tickFired() }
+    tick = timer
+    timer.resume()
+  }
+
+  private func tickFired() {
+    guard !isStopped else { return }
+    checkAll()
+    // What no file event or header shows (a remote writer on a network file system, a hot journal
+    // rolled back to the same change counter) is still seen, within a tick: the writer's data_version
+    // says whether anything was committed.
+    if !isStopped && !files.isEmpty { onPossibleCommit() }
+  }
+
+  private func fileEvent() {
+    guard !isStopped else { return }
+    followUpStep = 0
+    let now = DispatchTime.now()
+    if now.uptimeNanoseconds >= lastCheck.uptimeNanoseconds + UInt64(Self.shortestCheckInterval.nanosecondsClamped) {
+      checkAll()
+      scheduleFollowUp(after: Self.followUpDelays[0])
+    } else {
+      scheduleFollowUp(after: Self.shortestCheckInterval)
     }
   }
 
-  /// The watcher's connection, opened if needed.
-  private func connection() throws -> Database {
-    if let database { return database }
-    // The identity before the open: a replacement in between is seen at the next poll.
-    identity = Self.identity(of: path)
-    let database = try open()
-    self.database = database
+  private func scheduleFollowUp(after delay: Duration) {
+    guard !isStopped else { return }
+    if followUp == nil {
+      let timer = DispatchSource.makeTimerSource(queue: queue)
+      timer.setEventHandler { [weak self] in self?.followUpFired() }
+      timer.schedule(deadline: .now() + delay.dispatchInterval, leeway: .microseconds(500))
+      followUp = timer
+      timer.resume()
+    } else {
+      followUp?.schedule(deadline: .now() + delay.dispatchInterval, leeway: .microseconds(500))
+    }
+  }
+
+  private func followUpFired() {
+    guard !isStopped else { return }
+    checkAll()
+    followUpStep += 1
+    if followUpStep < Self.followUpDelays.count {
+      scheduleFollowUp(after: Self.followUpDelays[followUpStep] - Self.followUpDelays[followUpStep - 1])
+    }
+  }
+
+  private func checkAll() {
+    lastCheck = .now()
+    var possibleCommit = false
+    for (path, file) in files {
+      switch check(file) {
+      case .replaced:
+        replaced(path)
+        return
+      case .possibleCommit: possibleCommit = true
+      case .unchanged: break
+      }
+    }
+    if possibleCommit { onPossibleCommit() }
+  }
+
+  private enum Outcome { case unchanged, possibleCommit, replaced }
+
+  /// Compares the file with what the last check saw. The first check of a file only records it.
+  private func check(_ file: FileState) -> Outcome {
+    let path = file.watched.path
+    let status = FileStatus.of(path)
+    if let identity = file.watched.identity, status?.identity != identity { return .replaced }
+    let header = readHeader(file)
+    let signature = Signature(header: header, database: status, wal: FileStatus.of(path + "-wal"))
+    let isFirst = file.signature == nil
+    var possibleCommit = !isFirst && (signature != file.signature || header == nil)
+    file.signature = signature
+    // In WAL mode (format byte 2 at offset 18) a commit changes no header: ask the connection, which
+    // reads the WAL index without waiting for any writer.
+    if header.map({ $0[18] == 2 }) ?? true {
+      switch readVersion(file) {
+      case .read(let version):
+        if let old = file.version {
+          if old != version { possibleCommit = true }
+        } else if file.reconnected {
+          possibleCommit = true
+        }
+        file.reconnected = false
+        file.version = version
+      case .busy:
+        break
+      case .failed:
+        if !isFirst { possibleCommit = true }
+      }
+    }
+    return possibleCommit ? .possibleCommit : .unchanged
+  }
+
+  private func replaced(_ path: String) {
+    shutDown()
+    onFileReplaced(path)
+  }
+
+  private func connection(_ file: FileState) throws -> Database {
+    if let database = file.database { return database }
+    let database = try open(file.watched.path)
+    // The watcher never waits for a lock: a busy file is looked at again later.
+    try database.setBusyTimeout(0)
+    file.database = database
     return database
   }
 
-  private func disconnect() {
-    try? database?.close()
-    database = nil
-    versions = [:]
-    attached = [:]
-    identity = nil
+  /// The database header (100 bytes) read through the watcher connection's own file handle: a plain
+  /// read of the file, which takes no lock (and opens no descriptor of Amalgam's, whose closing would
+  /// release the process's locks on the file).
+  private func readHeader(_ file: FileState) -> [UInt8]? {
+    guard let database = try? connection(file), let handle = try? database.sqliteHandle else { return nil }
+    var pointer: UnsafeMutablePointer<sqlite3_file>?
+    guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &pointer) == SQLITE_OK,
+      let pointer, let read = pointer.pointee.pMethods?.pointee.xRead
+    else { return nil }
+    var header = [UInt8](repeating: 0, count: 100)
+    let rc = header.withUnsafeMutableBytes { read(pointer, $0.baseAddress, 100, 0) }
+    // A file shorter than its header (a new, empty database) reads as zeros: SQLITE_IOERR_SHORT_READ.
+    guard rc == SQLITE_OK || rc == SQLITE_IOERR | (2 << 8) else { return nil }
+    return header
   }
 
-  /// The device and inode of the file at `path`, or `nil` when there is none.
-  static func identity(of path: String) -> FileIdentity? {
+  private enum VersionRead {
+    case read(Int)
+    case busy
+    case failed
+  }
+
+  private func readVersion(_ file: FileState) -> VersionRead {
+    do {
+      let database = try connection(file)
+      guard let version = try database.cachedStatement(sql: "PRAGMA data_version").front(Int.self) else {
+        return .failed
+      }
+      return .read(version)
+    } catch let error as SQLiteError where error.code == .busy || error.code == .locked {
+      return .busy
+    } catch {
+      // A hot journal that the read-only connection cannot roll back, an I/O error, a file it cannot
+      // open: start over with a new connection, whose numbers are compared with nothing of this one's.
+      try? file.database?.close()
+      file.database = nil
+      file.version = nil
+      file.reconnected = true
+      return .failed
+    }
+  }
+}
+
+/// A database file that the writer has open, and its identity when the writer opened it.
+struct WatchedFile: Hashable, Sendable {
+  var path: String
+  /// The file's device and inode numbers when the writer opened it; `nil` when unknown.
+  var identity: FileIdentity?
+}
+
+/// A file's device and inode numbers: another file at the same path has others (the writer keeps the
+/// old file open, so its inode number cannot be reused meanwhile).
+struct FileIdentity: Hashable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+}
+
+/// What `stat` says of a file, enough to see that it was written.
+struct FileStatus: Hashable, Sendable {
+  var identity: FileIdentity
+  var size: Int64
+  var modifiedSeconds: Int
+  var modifiedNanoseconds: Int
+
+  /// The status of the file at `path`, or `nil` when there is none.
+  static func of(_ path: String) -> FileStatus? {
     var status = stat()
     guard stat(path, &status) == 0 else { return nil }
-    return FileIdentity(
-      device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
+    #if canImport(Darwin)
+      let modified = status.st_mtimespec
+    #else
+      let modified = status.st_mtim
+    #endif
+    return FileStatus(
+      identity: FileIdentity(
+        device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino)),
+      size: Int64(status.st_size), modifiedSeconds: Int(modified.tv_sec),
+      modifiedNanoseconds: Int(modified.tv_nsec))
   }
 }
 
 extension Duration {
-  /// The duration for Dispatch's timers, to the nanosecond; a duration too long for Dispatch's
-  /// nanoseconds (about 292 years) becomes the longest one it can take.
+  /// The duration for Dispatch's timers, to the nanosecond. Saturating: a duration longer than an
+  /// `Int` of nanoseconds holds (about 292 years) is that longest one, which Dispatch treats as
+  /// forever, and a negative one is at most that long ago.
   var dispatchInterval: DispatchTimeInterval {
+    .nanoseconds(nanosecondsClamped)
+  }
+
+  /// The duration in nanoseconds, clamped to `Int`'s range.
+  var nanosecondsClamped: Int {
     let (seconds, attoseconds) = components
     let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return .nanoseconds(seconds < 0 ? Int.min : Int.max) }
+    if overflow { return seconds < 0 ? Int.min : Int.max }
     let (total, overflowAgain) = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
-    guard !overflowAgain else { return .nanoseconds(seconds < 0 ? Int.min : Int.max) }
-    return .nanoseconds(Int(clamping: total))
+    if overflowAgain { return nanoseconds < 0 ? Int.min : Int.max }
+    return Int(clamping: total)
   }
 }

@@ -12,6 +12,9 @@ protocol ObservationEntry: AnyObject, Sendable {
   func databaseDidChange(_ changes: DatabaseRegion, generation: UInt64)
   /// The writer was closed: the entry ends (and removes itself). Called on the writer.
   func databaseDidClose()
+  /// The observation cannot go on (the database file was replaced): the entry ends with `error` and
+  /// removes itself. Called on any thread.
+  func observationFailed(_ error: any Error)
 }
 
 /// The observations of one ``DatabaseQueue`` or ``DatabasePool``, and the link between them and the
@@ -19,13 +22,14 @@ protocol ObservationEntry: AnyObject, Sendable {
 ///
 /// On the writer, after each closure, ``writerClosureDidEnd(_:)`` tells the entries whose region a
 /// commit changed. The writer's ``ChangeTracker`` is installed while there are entries, and removed once
-/// the last one is gone. Commits made before it was installed, and commits of other connections (seen
-/// by ``ForeignCommitWatcher``), concern every entry.
+/// the last one is gone. Commits made before it was installed, and commits of other connections (which
+/// ``ForeignCommitWatcher`` wakes the center for, and the writer's `PRAGMA data_version` confirms),
+/// concern every entry.
 final class ObservationCenter: @unchecked Sendable {
   // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount`, `writerDataVersions`,
-  // `pendingCheck` and `writerFiles` are only used on the writer's serial queue (in writerClosureDidEnd,
-  // the tracker's reports and the data_version check, which all run there), and in init, before the
-  // center is shared.
+  // `checkAfterTransaction` and `fileKey` are only used on the writer's serial queue (in
+  // writerClosureDidEnd, the tracker's reports and the data_version check, which all run there), and in
+  // init, before the center is shared.
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
     /// The entries by the tables of their region, so that a commit finds the entries it concerns
@@ -37,8 +41,10 @@ final class ObservationCenter: @unchecked Sendable {
     var indexedTables: [ObjectIdentifier: Set<DatabaseRegion.Table>] = [:]
     var generation: UInt64 = 0
     var watcher: ForeignCommitWatcher?
-    /// The files attached to the writer, which the watcher covers too.
-    var attachedFiles: [String] = []
+    /// The database files the writer has open (main and attached), which the watcher watches.
+    var files: [WatchedFile] = []
+    /// A data_version check is scheduled on the writer and has not started: more wakes add nothing.
+    var isCheckScheduled = false
     /// Changes whenever the index does, so that a ``InterestCache`` knows when to forget its answers.
     var indexVersion = 0
 
@@ -65,37 +71,36 @@ final class ObservationCenter: @unchecked Sendable {
   private let state = LockedState(State())
   private var tracker: ChangeTracker?
   private var lastCommitCount = 0
-  /// The writer's `PRAGMA data_version` of each schema with a file, which only other connections'
-  /// commits change.
+  /// The writer's `PRAGMA data_version` of each database file it has open, by file name: only other
+  /// connections' commits change them, and they are only compared with values read on the writer.
   private var writerDataVersions: [String: Int] = [:]
-  /// A check of ``writerDataVersions`` that waits for the writer's transaction to end; `true` when it
-  /// reports a change whatever the versions say.
-  private var pendingCheck: Bool?
-  /// The files attached to the writer when its last closure ended.
-  private var writerFiles: [String] = []
-  /// The database file, or `nil` in memory.
-  private let path: String?
+  /// A data_version check came while the writer was in a transaction: it runs when the transaction
+  /// ends (a commit of another connection made meanwhile must not be forgotten).
+  private var checkAfterTransaction = false
+  /// The schema-name and file-name pointers of the writer's databases at the last look, for a look
+  /// after each closure that allocates nothing when they did not change.
+  private var fileKey: [UnsafePointer<CChar>?] = []
   /// Runs a closure on the writer (the queue's or pool's `async`), after the scheduled ones.
   private let onWriter: @Sendable (@escaping @Sendable (Database) -> Void) -> Void
-  /// Opens the connection that watches for other connections' commits; `nil` for a database only this
-  /// owner can see (in memory).
-  private let watcherFactory: (@Sendable () throws -> Database)?
+  /// Opens a connection of the watcher's own to a database file; `nil` to see only the writer's own
+  /// commits.
+  private let watcherFactory: (@Sendable (String) throws -> Database)?
   private let watchInterval: Duration?
 
   init(
-    watchInterval: Duration?, path: String? = nil, watcherFactory: (@Sendable () throws -> Database)?,
+    watchInterval: Duration?, watcherFactory: (@Sendable (String) throws -> Database)?,
     onWriter: @escaping @Sendable (@escaping @Sendable (Database) -> Void) -> Void
   ) {
     self.watchInterval = watchInterval
-    self.path = path
     self.watcherFactory = watcherFactory
     self.onWriter = onWriter
   }
 
   /// The center of the queue or pool whose writer is `writer`: it hooks itself after each of the
-  /// writer's closures, and watches the file at `path` for other connections' commits when `isFile`.
-  convenience init(writer: SerializedDatabase, path: String, isFile: Bool, configuration: Configuration) {
-    let openWatcher: @Sendable () throws -> Database = {
+  /// writer's closures, and watches the database files the writer has open (main and attached) for
+  /// other connections' commits.
+  convenience init(writer: SerializedDatabase, configuration: Configuration) {
+    let openWatcher: @Sendable (String) throws -> Database = { path in
       try configuration.openDatabase(path: path, role: .reader)
     }
     let onWriter: @Sendable (@escaping @Sendable (Database) -> Void) -> Void = { [weak writer] body in
@@ -103,10 +108,14 @@ final class ObservationCenter: @unchecked Sendable {
       writer?.async(run, completion: { _ in })
     }
     self.init(
-      watchInterval: configuration.observationPollInterval, path: isFile ? path : nil,
-      watcherFactory: isFile ? openWatcher : nil, onWriter: onWriter)
-    // Other connections' commits change the writer's data_versions from here on; its own never do.
-    writerDataVersions = (try? writer.sync { db in try Self.dataVersions(db) }) ?? [:]
+      watchInterval: configuration.observationPollInterval, watcherFactory: openWatcher, onWriter: onWriter)
+    // Other connections' commits change the writer's data_versions from here on; its own never do. The
+    // files' identities are read now, while the writer has just opened them.
+    try? writer.sync { db in
+      guard let handle = db.connection.handle else { return }
+      self.refreshWatchedFiles(handle, force: true)
+      self.writerDataVersions = (try? Self.dataVersions(db)) ?? [:]
+    }
     writer.afterEachClosure = { [self] db in writerClosureDidEnd(db) }
   }
 
@@ -121,11 +130,12 @@ final class ObservationCenter: @unchecked Sendable {
       state.index(ObjectIdentifier(entry), region)
       return state.watcher == nil && watcherFactory != nil && watchInterval != nil
     }
-    if startWatcher, let watcherFactory, let watchInterval, let path {
+    if startWatcher, let watcherFactory, let watchInterval {
       let watcher = ForeignCommitWatcher(
-        interval: watchInterval, path: path, open: watcherFactory,
-        attachedFiles: { [weak self] in self?.state.withLock { $0.attachedFiles } ?? [] }
-      ) { [weak self] event in self?.otherConnectionCommitted(event) }
+        interval: watchInterval, open: watcherFactory,
+        files: { [weak self] in self?.state.withLock { $0.files } ?? [] },
+        onPossibleCommit: { [weak self] in self?.otherConnectionCommitted() },
+        onFileReplaced: { [weak self] path in self?.databaseFileReplaced(path) })
       let extra = state.withLock { state in
         if state.watcher == nil, !state.entries.isEmpty {
           state.watcher = watcher
@@ -166,11 +176,11 @@ final class ObservationCenter: @unchecked Sendable {
       return
     }
     connection.finishCommitIfNeeded()
-    if let forced = pendingCheck { checkWriterDataVersion(db, forced: forced) }
+    if checkAfterTransaction, db.isInAutocommitMode { checkWriterDataVersions(db) }
     let commitCount = connection.commitCount
     defer { lastCommitCount = commitCount }
     let hasEntries = !isEmpty
-    if hasEntries, watchInterval != nil, path != nil { noteAttachedFiles(db, handle) }
+    if hasEntries, watchInterval != nil { refreshWatchedFiles(handle, force: false) }
     if let tracker {
       guard !hasEntries else { return }
       tracker.commitSink = nil
@@ -245,32 +255,43 @@ final class ObservationCenter: @unchecked Sendable {
     }
   }
 
-  /// The watcher saw a commit, maybe the writer's own: the writer's `PRAGMA data_version` tells, since
-  /// only other connections' commits change it. Checked on the writer, so that the report stays in
-  /// order with the writer's own. When the watcher could not tell
-  /// (``ForeignCommitWatcher/Event/mayHaveChanged``), a change is reported whatever the writer's versions
-  /// say: the file may have been replaced, which the writer's connection cannot see.
-  private func otherConnectionCommitted(_ event: ForeignCommitWatcher.Event) {
-    let forced = event == .mayHaveChanged
-    onWriter { [weak self] db in self?.checkWriterDataVersion(db, forced: forced) }
+  /// The watcher saw that another connection may have committed (or the writer itself: the watcher
+  /// cannot tell). The writer's `PRAGMA data_version` tells, since only other connections' commits
+  /// change it. Checked on the writer, so that the report stays in order with the writer's own; wakes
+  /// that come before the scheduled check starts add nothing.
+  private func otherConnectionCommitted() {
+    let schedule = state.withLock { state in
+      defer { state.isCheckScheduled = true }
+      return !state.isCheckScheduled
+    }
+    if schedule { onWriter { [weak self] db in self?.checkWriterDataVersions(db) } }
   }
 
-  /// Reports a change when another connection committed since the last check (or when `forced`), once
-  /// the writer's transaction, if any, has ended: a report during the transaction would run the queries
-  /// before the commit, and the check would be lost if it were not done later.
-  private func checkWriterDataVersion(_ db: Database, forced: Bool) {
+  /// Reports a change when another connection committed since the last check, once the writer's
+  /// transaction, if any, has ended: a report during the transaction would run the queries before the
+  /// commit, and the check would be lost if it were not done later.
+  private func checkWriterDataVersions(_ db: Database) {
+    state.withLock { $0.isCheckScheduled = false }
     guard db.isInAutocommitMode else {
-      pendingCheck = forced || pendingCheck == true
+      checkAfterTransaction = true
       return
     }
-    pendingCheck = nil
-    guard let versions = try? Self.dataVersions(db) else {
+    checkAfterTransaction = false
+    if let handle = db.connection.handle { refreshWatchedFiles(handle, force: true) }
+    let versions: [String: Int]
+    do {
+      versions = try Self.dataVersions(db)
+    } catch let error as SQLiteError where error.code == .busy || error.code == .locked {
+      // Another connection holds a file longer than the busy timeout: nothing is compared, and the
+      // next wake (the file events of its commit, or the watcher's tick) looks again.
+      return
+    } catch {
       // Cannot tell: report, and compare with the versions known before at the next check.
       report(.fullDatabase)
       return
     }
     defer { writerDataVersions = versions }
-    if forced || versions != writerDataVersions { report(.fullDatabase) }
+    if versions != writerDataVersions { report(.fullDatabase) }
   }
 
   /// `PRAGMA data_version` of each of the connection's schemas with a file, by file name.
@@ -284,17 +305,62 @@ final class ObservationCenter: @unchecked Sendable {
     return versions
   }
 
-  /// Tells the watcher which files the writer has attached, when they changed.
-  private func noteAttachedFiles(_ db: Database, _ handle: OpaquePointer) {
-    // Without attached databases (only main and temp) and none before, nothing to allocate.
-    if writerFiles.isEmpty, sqlite3_db_name(handle, 2) == nil { return }
-    var files: [String] = []
-    let main = db.filename(schema: "main")
-    for schema in db.schemaNames.dropFirst() {
-      if let file = db.filename(schema: schema), file != main { files.append(file) }
+  /// Looks at which database files the writer has open (main and attached; `temp` and in-memory ones
+  /// left out) and tells the watcher when they changed. Unless `force`, a look that finds the same
+  /// schema and file name pointers as the last one stops there, allocating nothing: ATTACH and DETACH
+  /// change them (the look forced at each data_version check catches a reused address).
+  private func refreshWatchedFiles(_ handle: OpaquePointer, force: Bool) {
+    if !force {
+      var position = 0
+      var index: Int32 = 0
+      var same = true
+      while let name = sqlite3_db_name(handle, index) {
+        let file = sqlite3_db_filename(handle, name)
+        guard position + 1 < fileKey.count, fileKey[position] == name, fileKey[position + 1] == file else {
+          same = false
+          break
+        }
+        position += 2
+        index += 1
+      }
+      if same && position == fileKey.count { return }
     }
-    guard files != writerFiles else { return }
-    writerFiles = files
-    state.withLock { $0.attachedFiles = files }
+    var key: [UnsafePointer<CChar>?] = []
+    var paths: [String] = []
+    var index: Int32 = 0
+    while let name = sqlite3_db_name(handle, index) {
+      let file = sqlite3_db_filename(handle, name)
+      key += [name, file]
+      if index != 1, let file, file.pointee != 0 {
+        let path = String(cString: file)
+        if !paths.contains(path) { paths.append(path) }
+      }
+      index += 1
+    }
+    fileKey = key
+    let watcher = state.withLock { state -> ForeignCommitWatcher? in
+      guard state.files.map(\.path) != paths else { return nil }
+      // A file already watched keeps the identity it had when first seen: the one the writer opened.
+      let known = Dictionary(state.files.map { ($0.path, $0.identity) }, uniquingKeysWith: { first, _ in first })
+      state.files = paths.map { path in
+        WatchedFile(path: path, identity: known[path] ?? FileStatus.of(path)?.identity)
+      }
+      return state.watcher
+    }
+    watcher?.filesDidChange()
+  }
+
+  /// The file at `path` is not the one the writer opened any more (deleted, or replaced by a rename or
+  /// a new file): the writer and the readers still see the old one, so every observation ends with
+  /// ``DatabaseError/databaseFileReplaced(path:)``. The watcher stopped: an observation started later
+  /// starts another, which finds the file replaced at once (it compares with the identity first seen),
+  /// and ends the same way.
+  private func databaseFileReplaced(_ path: String) {
+    let (entries, watcher) = state.withLock { state in
+      defer { state.watcher = nil }
+      return (Array(state.entries.values), state.watcher)
+    }
+    watcher?.stop()
+    for entry in entries { entry.observationFailed(DatabaseError.databaseFileReplaced(path: path)) }
   }
 }

@@ -24,9 +24,11 @@ import Dispatch
 ///
 /// On a ``DatabasePool`` the query runs on a reader, so it never waits for the writer nor blocks it; on
 /// a ``DatabaseQueue`` it runs on the queue after the closure that committed. Commits by other
-/// connections to the same file (another queue or pool, another process) are seen within
-/// ``Configuration/observationPollInterval``; their changed tables are unknown, so every observation of
-/// the file runs its query again: use ``removingDuplicates()`` to skip equal values.
+/// connections to the same file or an attached one (another queue or pool, another process) are seen
+/// too, woken by file events (see ``Configuration/observationPollInterval``); their changed tables are
+/// unknown, so every observation of the file runs its query again: use ``removingDuplicates()`` to skip
+/// equal values. When the database file is deleted or replaced, the sequence ends with
+/// ``DatabaseError/databaseFileReplaced(path:)``.
 ///
 /// Related SQLite documentation: <https://sqlite.org/c3ref/update_hook.html>
 public struct ValueObservation<Value: Sendable>: AsyncSequence, Sendable {
@@ -163,6 +165,12 @@ final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendab
   func databaseDidClose() {
     guard state.withLock({ !$0.isStopped }) else { return }
     continuation.finish(throwing: DatabaseError.databaseClosed)
+    stop()
+  }
+
+  func observationFailed(_ error: any Error) {
+    guard state.withLock({ !$0.isStopped }) else { return }
+    continuation.finish(throwing: error)
     stop()
   }
 
