@@ -66,3 +66,18 @@ int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int
   }
   return type;
 }
+
+// The flag of PRAGMA query_only, without the pragma's OP_Expire (see include/AmalgamSQLite.h). Compiled here
+// because the flag lives in the connection's struct, which only the amalgamation's translation unit knows.
+int amalgam_query_only(sqlite3 *db, int on) {
+  if (db == 0) return 0;
+  sqlite3_mutex_enter(db->mutex);
+  int was = (db->flags & SQLITE_QueryOnly) != 0;
+  if (on > 0) {
+    db->flags |= SQLITE_QueryOnly;
+  } else if (on == 0) {
+    db->flags &= ~(u64)SQLITE_QueryOnly;
+  }
+  sqlite3_mutex_leave(db->mutex);
+  return was;
+}

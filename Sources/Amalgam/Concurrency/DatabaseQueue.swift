@@ -1,3 +1,5 @@
+import AmalgamSQLite
+
 /// Serialised access to one database connection from any thread or task.
 ///
 /// A ``Database`` is not `Sendable`: one thread uses it at a time. A `DatabaseQueue` owns one and runs
@@ -121,36 +123,33 @@ public final class DatabaseQueue: DatabaseWriter {
     try await connection.perform(body)
   }
 
-  /// Runs `body` in a read transaction, blocking. The connection refuses writes meanwhile
-  /// (`PRAGMA query_only`): they fail with `SQLITE_READONLY`.
+  /// Runs `body` in a read transaction, blocking. The connection refuses writes meanwhile, as under
+  /// `PRAGMA query_only`: they fail with `SQLITE_READONLY` ("attempt to write a readonly database").
+  /// Unlike the pragma, this makes SQLite prepare no statement again.
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try connection.sync(
-      { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
+    try connection.sync { db in try queryOnly(db) { try db.readInTransaction(body) } }
   }
 
   /// Runs `body` in a read transaction without blocking the calling task. The connection refuses writes
-  /// meanwhile (`PRAGMA query_only`). Cancelling the task interrupts the running statement and throws
+  /// meanwhile, as under `PRAGMA query_only`. Cancelling the task interrupts the running statement and throws
   /// `CancellationError`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
   public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-    try await connection.perform(
-      { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) })
+    try await connection.perform { db in try queryOnly(db) { try db.readInTransaction(body) } }
   }
 
   /// Schedules `body` to run in a read transaction and returns at once; `completion` receives its
-  /// result. The connection refuses writes meanwhile (`PRAGMA query_only`).
+  /// result. The connection refuses writes meanwhile, as under `PRAGMA query_only`.
   ///
   /// Related SQLite documentation: <https://sqlite.org/pragma.html#pragma_query_only>
   public func asyncRead<T: Sendable>(
     _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void
   ) {
-    connection.async(
-      { db in try queryOnly(db) { try db.readInTransaction(body) } }, epilogue: { db in endReadOnly(db) },
-      completion: completion)
+    connection.async({ db in try queryOnly(db) { try db.readInTransaction(body) } }, completion: completion)
   }
 
   #if ENABLE_SNAPSHOT
@@ -158,8 +157,7 @@ public final class DatabaseQueue: DatabaseWriter {
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/snapshot_open.html>
     public func read<T>(at snapshot: DatabaseSnapshot, _ body: (Database) throws -> T) throws -> T {
-      try connection.sync(
-        { db in try queryOnly(db) { try db.read(at: snapshot, body) } }, epilogue: { db in endReadOnly(db) })
+      try connection.sync { db in try queryOnly(db) { try db.read(at: snapshot, body) } }
     }
 
     /// Runs `body` in a read transaction on `snapshot`. The database must be in WAL mode.
@@ -168,8 +166,7 @@ public final class DatabaseQueue: DatabaseWriter {
     public func read<T: Sendable>(
       at snapshot: DatabaseSnapshot, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
-      try await connection.perform(
-        { db in try queryOnly(db) { try db.read(at: snapshot, body) } }, epilogue: { db in endReadOnly(db) })
+      try await connection.perform { db in try queryOnly(db) { try db.read(at: snapshot, body) } }
     }
   #endif
 
@@ -182,14 +179,18 @@ public final class DatabaseQueue: DatabaseWriter {
   }
 }
 
-/// Runs `body` with the connection refusing writes; `endReadOnly` (the epilogue) turns them back on.
+/// Runs `body` with the connection refusing writes, then lets it write again unless it refused them
+/// before (the user's own `PRAGMA query_only`), also when `body` fails or is cancelled.
+///
+/// The flag is `PRAGMA query_only`'s, set without running the pragma: a flag pragma makes SQLite prepare
+/// every statement of the connection again before its next run (OP_Expire), which would cost every read a
+/// new preparation of each cached statement. SQLite reads the flag when a statement starts to write,
+/// whatever path it runs through (a statement, a batch, a writable blob, a changeset apply, the C handle).
 private func queryOnly<T>(_ db: Database, _ body: () throws -> T) throws -> T {
-  try db.execute(sql: "PRAGMA query_only = ON")
+  let connection = db.connection
+  let wasQueryOnly = try connection.withHandle { amalgam_query_only($0, 1) } != 0
+  defer {
+    if !wasQueryOnly { _ = try? connection.withHandle { amalgam_query_only($0, 0) } }
+  }
   return try body()
-}
-
-/// Lets the connection write again; runs even when the read failed or was cancelled.
-private func endReadOnly(_ db: Database) {
-  guard db.isOpen else { return }
-  try? db.execute(sql: "PRAGMA query_only = OFF")
 }

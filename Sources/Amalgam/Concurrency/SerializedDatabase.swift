@@ -5,9 +5,9 @@ import Dispatch
 /// behind ``DatabaseQueue``, ``DatabaseReadQueue`` and each reader of a ``DatabasePool``.
 ///
 /// Three ways in, all running closures one at a time in FIFO order on the queue:
-/// - ``sync(_:epilogue:)`` blocks the caller until the closure has run;
-/// - ``async(_:epilogue:completion:)`` returns at once and calls `completion` on the queue;
-/// - ``perform(_:epilogue:)`` suspends the calling task; cancelling the task interrupts the closure.
+/// - ``sync(_:)`` blocks the caller until the closure has run;
+/// - ``async(_:completion:)`` returns at once and calls `completion` on the queue;
+/// - ``perform(_:)`` suspends the calling task; cancelling the task interrupts the closure.
 final class SerializedDatabase: @unchecked Sendable {
   // @unchecked Sendable: `database` is only used by blocks running on `queue`, a serial queue, so by
   // one thread at a time (and at open and deinit, when no block can run). `handle` is only passed to
@@ -55,25 +55,23 @@ final class SerializedDatabase: @unchecked Sendable {
 
   /// Runs `body` on the queue and waits for it.
   ///
-  /// - Parameter epilogue: runs after `body`, even when it throws, outside the window in which a
-  ///   cancellation interrupts statements: for restoring connection state.
   /// - Throws: ``ConcurrencyError/reentrantAccess`` when called from inside a closure running on this
   ///   connection (it would deadlock), and whatever `body` throws.
-  func sync<T>(_ body: (Database) throws -> T, epilogue: ((Database) -> Void)? = nil) throws -> T {
+  func sync<T>(_ body: (Database) throws -> T) throws -> T {
     if isRunningOnCurrentThread { throw ConcurrencyError.reentrantAccess }
     return try queue.sync {
-      try whileRunning { try execute(body, ticket: nil, epilogue: epilogue) }
+      try whileRunning { try execute(body, ticket: nil) }
     }
   }
 
   /// Schedules `body` on the queue and returns at once; `completion` receives its result on the queue.
   func async<T: Sendable>(
-    _ body: @escaping @Sendable (Database) throws -> T, epilogue: (@Sendable (Database) -> Void)? = nil,
+    _ body: @escaping @Sendable (Database) throws -> T,
     completion: @escaping @Sendable (Result<T, any Error>) -> Void
   ) {
     queue.async {
       self.whileRunning {
-        completion(Result { try self.execute(body, ticket: nil, epilogue: epilogue) })
+        completion(Result { try self.execute(body, ticket: nil) })
       }
     }
   }
@@ -86,9 +84,7 @@ final class SerializedDatabase: @unchecked Sendable {
   ///   statement `body` starts afterwards. If `body` then throws, a transaction it opened is rolled
   ///   back and this throws `CancellationError`; if `body` returns anyway, its value is returned.
   /// An interrupt is only ever sent while this operation's `body` runs, never to a later one.
-  func perform<T: Sendable>(
-    _ body: @escaping @Sendable (Database) throws -> T, epilogue: (@Sendable (Database) -> Void)? = nil
-  ) async throws -> T {
+  func perform<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
     try Task.checkCancellation()
     let ticket = OperationTicket<T>(database: self)
     return try await withTaskCancellationHandler {
@@ -96,7 +92,7 @@ final class SerializedDatabase: @unchecked Sendable {
         guard ticket.attach(continuation) else { return }
         queue.async {
           self.whileRunning {
-            ticket.resume(with: Result { try self.execute(body, ticket: ticket, epilogue: epilogue) })
+            ticket.resume(with: Result { try self.execute(body, ticket: ticket) })
           }
         }
       }
@@ -124,9 +120,7 @@ final class SerializedDatabase: @unchecked Sendable {
   }
 
   /// Runs `body` on the connection; called on the queue.
-  private func execute<T>(
-    _ body: (Database) throws -> T, ticket: (any CancellationTicket)?, epilogue: ((Database) -> Void)?
-  ) throws -> T {
+  private func execute<T>(_ body: (Database) throws -> T, ticket: (any CancellationTicket)?) throws -> T {
     defer { reusable.withLock { $0 = database.isOpen && database.isInAutocommitMode } }
     if let ticket, !ticket.start() { throw CancellationError() }
     let startedInAutocommit = database.isInAutocommitMode
@@ -136,7 +130,6 @@ final class SerializedDatabase: @unchecked Sendable {
     if cancelled, case .failure = outcome, startedInAutocommit {
       rollBackAfterInterrupt()
     }
-    epilogue?(database)
     afterEachClosure?(database)
     if cancelled, case .failure = outcome { throw CancellationError() }
     return try outcome.get()
@@ -157,7 +150,7 @@ final class SerializedDatabase: @unchecked Sendable {
   }
 }
 
-/// What ``SerializedDatabase/execute(_:ticket:epilogue:)`` needs from a cancellable operation.
+/// What ``SerializedDatabase/execute(_:ticket:)`` needs from a cancellable operation.
 private protocol CancellationTicket {
   /// Marks the operation as running; false when it was cancelled before it started.
   func start() -> Bool

@@ -101,10 +101,12 @@ final class Connection {
 
   /// While above zero, every commit is turned into a rollback, before any listener is asked (see
   /// ``refusingCommits(_:)``).
-  private var commitRefusals = 0
+  // Unchecked, as `transactionListeners`: read by the commit hook on every commit, only by the thread
+  // using the connection.
+  @exclusivity(unchecked) private var commitRefusals = 0
 
   /// The listeners of transaction ends, in the order they were added.
-  private var transactionListeners: [any TransactionListener] = []
+  @exclusivity(unchecked) private var transactionListeners: [any TransactionListener] = []
 
   /// The capabilities' per-connection states, by type. They live as long as the connection: statements
   /// keep it alive, so a callback that SQLite makes while finalizing the last statement of a closed

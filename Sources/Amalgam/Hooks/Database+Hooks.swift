@@ -163,6 +163,7 @@ extension Database {
 
 /// Told about each row that the update hook reports, with SQLite's own strings (valid only during the
 /// call): the way a capability (observation) sees row changes without taking the user's update hook.
+/// The listener must be a ``ConnectionState`` of the connection: the dispatcher does not keep it.
 protocol RowChangeListener: AnyObject {
   func rowDidChange(
     _ code: Int32, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>, rowid: Int64)
@@ -173,7 +174,9 @@ protocol RowChangeListener: AnyObject {
 final class UpdateHookDispatcher {
   // Unchecked: read on every row, only by the thread using the connection.
   @exclusivity(unchecked) var userHook: ((DatabaseEvent) -> Void)?
-  @exclusivity(unchecked) var listener: (any RowChangeListener)?
+  /// Unowned: the listener is a state of the same connection (see ``ConnectionState``), which keeps its
+  /// states as long as it lives, so it outlives this dispatcher; a row then costs no reference counting.
+  @exclusivity(unchecked) unowned(unsafe) var listener: (any RowChangeListener)?
   private let connection: Unretained<Connection>
 
   private init(connection: Connection) {

@@ -36,26 +36,29 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     case rollback
   }
 
-  private var isInstalled = false
+  @exclusivity(unchecked) private var isInstalled = false
   @exclusivity(unchecked) private var observers: [WeakObserver] = []
   /// The connection, for restricting what the observers do from its callbacks. Unretained: the
   /// connection keeps its states, this tracker among them, and outlives them.
-  private var connection: Unretained<Connection>?
+  @exclusivity(unchecked) private var connection: Unretained<Connection>?
   /// Whether the observers are being told about a commit. They may write meanwhile: the end of those
   /// writes' transactions waits in ``heldNotices`` until every observer has been told, so that each one
   /// is told about the commits in their order, and the nesting never deepens.
   @exclusivity(unchecked) private var isNotifying = false
-  private var heldNotices: [Notice] = []
+  @exclusivity(unchecked) private var heldNotices: [Notice] = []
   /// The commit checks (``Database/setCommitCheck(_:on:_:)``), in the order they were set.
-  private(set) var commitChecks: [CommitCheck] = []
+  @exclusivity(unchecked) private(set) var commitChecks: [CommitCheck] = []
   /// Whether the checks ran for the commit under way (``runCommitChecks(_:)``); the commit hook takes it.
   @exclusivity(unchecked) var commitChecksRan = false
-  /// Told, on the connection's thread once each commit is done, what it changed: the owner's
-  /// observations (see ``ObservationCenter``).
   /// The owner's observations, told on the connection's thread once each commit is done what it
   /// changed (see ``ObservationCenter``): the changed tables (the whole database after a schema
   /// change), without building a region when no observation reads them.
-  var commitSink: ObservationCenter?
+  @exclusivity(unchecked) var commitSink: ObservationCenter? {
+    didSet { sinkIndexVersion = commitSink?.indexVersion }
+  }
+  /// Where ``commitSink`` publishes its index's version (valid while it is set): a commit whose table
+  /// the ``interest`` cache already knows no observation reads is judged without a call to the center.
+  @exclusivity(unchecked) private var sinkIndexVersion: UnsafeMutablePointer<UInt64>?
 
   @exclusivity(unchecked) private var levels = [Level()]
   @exclusivity(unchecked) private var schemaChanged = false
@@ -63,19 +66,19 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// What the transactions that committed changed, until ``transactionDidCommit(on:)`` reports it: table
   /// numbers, or the whole database after a schema change.
   @exclusivity(unchecked) private var committedTables: [Int] = []
-  private var committedSchemaChange = false
+  @exclusivity(unchecked) private var committedSchemaChange = false
   /// Every table seen, numbered in order, so that a row costs no hashing of its table's name.
-  private var tables: [DatabaseRegion.Table] = []
-  private var tableNumbers: [DatabaseRegion.Table: Int] = [:]
+  @exclusivity(unchecked) private var tables: [DatabaseRegion.Table] = []
+  @exclusivity(unchecked) private var tableNumbers: [DatabaseRegion.Table: Int] = [:]
   /// Which tables the owner's observations read, as far as the center last said.
-  private var interest = ObservationCenter.InterestCache()
+  @exclusivity(unchecked) private var interest = ObservationCenter.InterestCache()
   @exclusivity(unchecked) private var committedRowsChanged = false
   /// `sqlite3_total_changes64` when the last commit was reported: a commit that moved it wrote rows.
   @exclusivity(unchecked) private var totalChanges: Int64 = 0
   /// Tables that statements write and that the update hook never reported.
   @exclusivity(unchecked) private var suspects: Set<DatabaseRegion.Table> = []
   /// Tables the update hook reported: rowid tables, whose rows it always reports.
-  private var rowidTables: Set<DatabaseRegion.Table> = []
+  @exclusivity(unchecked) private var rowidTables: Set<DatabaseRegion.Table> = []
   /// The table of the last row the update hook reported, to skip building its key again.
   @exclusivity(unchecked) private var lastDatabaseName: UnsafePointer<CChar>?
   @exclusivity(unchecked) private var lastTableName: UnsafePointer<CChar>?
@@ -84,7 +87,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   @exclusivity(unchecked) private var lastTableRecorded = false
   /// The table of the `DROP TABLE` SQLite authorized last: the `DELETE` authorized right after it
   /// must not be ignored.
-  private var droppingTable: String?
+  @exclusivity(unchecked) private var droppingTable: String?
 
   init() {}
 
@@ -158,7 +161,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     rowsChanged = true
     let number: Int
     if let lastTable, databaseName == lastDatabaseName, tableName == lastTableName,
-      lastTableCopy.withUnsafeBufferPointer({ sqlite3_stricmp($0.baseAddress, tableName) }) == 0
+      isCopy(lastTableCopy, of: tableName)
     {
       number = lastTable
       if lastTableRecorded && observers.isEmpty { return }
@@ -292,7 +295,9 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
         return .rollback
       }
     }
-    for level in levels.dropFirst() { level.events.forEach(tell) }
+    if levels.count > 1 {
+      for level in levels.dropFirst() { level.events.forEach(tell) }
+    }
     if !observers.isEmpty {
       var numbers: [Int] = []
       for level in levels { numbers += level.tableNumbers }
@@ -309,8 +314,15 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
         }
       }
     }
-    for level in levels {
-      for number in level.tableNumbers where !committedTables.contains(number) { committedTables.append(number) }
+    if levels.count == 1, committedTables.isEmpty {
+      // One transaction since the last report (the common case): its tables, as they are.
+      swap(&committedTables, &levels[0].tableNumbers)
+    } else {
+      for index in levels.indices {
+        for number in levels[index].tableNumbers where !committedTables.contains(number) {
+          committedTables.append(number)
+        }
+      }
     }
     committedSchemaChange = committedSchemaChange || schemaChanged
     committedRowsChanged = committedRowsChanged || rowsChanged
@@ -320,7 +332,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
 
   func transactionDidRollback(on connection: Connection) {
     commitChecksRan = false
-    committedTables.removeAll(keepingCapacity: true)
+    empty(&committedTables)
     committedSchemaChange = false
     committedRowsChanged = false
     totalChanges = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
@@ -347,18 +359,24 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     totalChanges = total
     committedRowsChanged = false
     let withSuspects = wroteRows && !suspects.isEmpty
-    if observers.isEmpty, !isNotifying, !withSuspects, !committedSchemaChange, let commitSink {
+    if observers.isEmpty, !isNotifying, !withSuspects, !committedSchemaChange, commitSink != nil {
       // The common case: the center looks each changed table up, and builds a region only if an
       // observation reads one of them. Nothing here can commit again.
-      defer { committedTables.removeAll(keepingCapacity: true) }
-      if !committedTables.isEmpty, commitSink.concerns(committedTables, of: tables, cache: &interest) {
+      defer { empty(&committedTables) }
+      guard !committedTables.isEmpty else { return }
+      if let sinkIndexVersion, interest.version == amalgam_load_relaxed(sinkIndexVersion),
+        interest.answer(committedTables) == false
+      {
+        return
+      }
+      if let commitSink, commitSink.concerns(committedTables, of: tables, cache: &interest) {
         commitSink.report(region(committedTables, schemaChanged: false))
       }
       return
     }
     // Forgotten before anyone is told: an observer may commit again from here.
     var changes = region(committedTables, schemaChanged: committedSchemaChange)
-    committedTables.removeAll(keepingCapacity: true)
+    empty(&committedTables)
     committedSchemaChange = false
     if withSuspects { changes.formUnion(DatabaseRegion(tables: suspects)) }
     guard !changes.isEmpty else { return }
@@ -447,7 +465,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
 
   private func reset() {
     if levels.count == 1 {
-      levels[0].tableNumbers.removeAll(keepingCapacity: true)
+      empty(&levels[0].tableNumbers)
       if !levels[0].events.isEmpty { levels[0].events.removeAll(keepingCapacity: true) }
     } else {
       levels = [Level()]
@@ -456,6 +474,24 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     rowsChanged = false
     lastTableRecorded = false
   }
+}
+
+/// Whether `copy` (NUL-terminated) holds the bytes of `text`: the table name SQLite passed before, the
+/// same for the same table (SQLite passes its own copy of the name), in a few instructions per byte.
+private func isCopy(_ copy: ContiguousArray<CChar>, of text: UnsafePointer<CChar>) -> Bool {
+  copy.withUnsafeBufferPointer { copy in
+    for index in copy.indices {
+      guard copy[index] == text[index] else { return false }
+      if copy[index] == 0 { return true }
+    }
+    return false
+  }
+}
+
+/// Empties `numbers`, keeping its storage: for the one or two elements of a commit, cheaper than
+/// `removeAll(keepingCapacity:)`, which goes through the generic range replacement.
+private func empty(_ numbers: inout [Int]) {
+  while !numbers.isEmpty { numbers.removeLast() }
 }
 
 extension RestrictedCallback {

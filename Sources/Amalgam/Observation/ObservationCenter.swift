@@ -29,7 +29,8 @@ final class ObservationCenter: @unchecked Sendable {
   // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount`, `writerDataVersions`,
   // `checkAfterTransaction` and `fileKey` are only used on the writer's serial queue (in
   // writerClosureDidEnd, the tracker's reports and the data_version check, which all run there), and in
-  // init, before the center is shared.
+  // init, before the center is shared. `indexVersion` is written under the lock and read with relaxed
+  // atomics.
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
     /// The entries by the tables of their region, so that a commit finds the entries it concerns
@@ -46,7 +47,9 @@ final class ObservationCenter: @unchecked Sendable {
     /// A data_version check is scheduled on the writer and has not started: more wakes add nothing.
     var isCheckScheduled = false
     /// Changes whenever the index does, so that a ``InterestCache`` knows when to forget its answers.
-    var indexVersion = 0
+    var indexVersion: UInt64 = 0
+    /// Where ``indexVersion`` is published, for reading without the lock (see ``InterestCache``).
+    let publishedIndexVersion: UnsafeMutablePointer<UInt64>
 
     mutating func index(_ id: ObjectIdentifier, _ region: DatabaseRegion?) {
       unindex(id)
@@ -60,6 +63,7 @@ final class ObservationCenter: @unchecked Sendable {
 
     mutating func unindex(_ id: ObjectIdentifier) {
       indexVersion &+= 1
+      amalgam_store_relaxed(publishedIndexVersion, indexVersion)
       unindexed.remove(id)
       for table in indexedTables.removeValue(forKey: id) ?? [] {
         byTable[table]?.remove(id)
@@ -68,7 +72,10 @@ final class ObservationCenter: @unchecked Sendable {
     }
   }
 
-  private let state = LockedState(State())
+  private let state: LockedState<State>
+  /// ``State/publishedIndexVersion``, freed with the center: an ``InterestCache`` whose version equals
+  /// the value there holds the index's current answers.
+  let indexVersion: UnsafeMutablePointer<UInt64>
   private var tracker: ChangeTracker?
   private var lastCommitCount = 0
   /// The writer's `PRAGMA data_version` of each database file it has open, by file name: only other
@@ -91,9 +98,16 @@ final class ObservationCenter: @unchecked Sendable {
     watchInterval: Duration?, watcherFactory: (@Sendable (String) throws -> Database)?,
     onWriter: @escaping @Sendable (@escaping @Sendable (Database) -> Void) -> Void
   ) {
+    indexVersion = .allocate(capacity: 1)
+    indexVersion.initialize(to: 0)
+    state = LockedState(State(publishedIndexVersion: indexVersion))
     self.watchInterval = watchInterval
     self.watcherFactory = watcherFactory
     self.onWriter = onWriter
+  }
+
+  deinit {
+    indexVersion.deallocate()
   }
 
   /// The center of the queue or pool whose writer is `writer`: it hooks itself after each of the
@@ -205,18 +219,46 @@ final class ObservationCenter: @unchecked Sendable {
   }
 
   /// What ``concerns(_:of:cache:)`` found for each table number of a ``ChangeTracker``, valid while
-  /// the index keeps its version: a commit to a table that no observation reads costs no hashing.
+  /// the index keeps its version: a commit to a table that no observation reads costs no hashing, and
+  /// no lock once the answer is known.
   struct InterestCache {
-    var version = -1
+    var version = UInt64.max
+    /// The answer for every table, when it does not depend on the table (no entry, or an entry whose
+    /// region is not indexed by table).
+    var everyTable: Bool?
     var known: [Bool?] = []
+
+    /// The answer for the tables numbered `numbers`, or `nil` when one of them was never asked about.
+    func answer(_ numbers: [Int]) -> Bool? {
+      if let everyTable { return everyTable }
+      var complete = true
+      for number in numbers {
+        guard number < known.count, let concerned = known[number] else {
+          complete = false
+          continue
+        }
+        if concerned { return true }
+      }
+      return complete ? false : nil
+    }
   }
 
   /// Whether an entry may read one of the tables numbered `numbers` (in `tables`).
+  ///
+  /// The index's version is read without the lock: a version older than the latest only means a commit
+  /// is judged as if it came before an entry was added, removed or changed region, which the order of
+  /// the writer's closures makes true (an entry's first fetch is scheduled on the writer after it is
+  /// indexed, and the writer then sees the new version).
   func concerns(_ numbers: [Int], of tables: [DatabaseRegion.Table], cache: inout InterestCache) -> Bool {
-    state.withLock { state in
-      guard !state.entries.isEmpty else { return false }
-      if !state.unindexed.isEmpty { return true }
+    if cache.version == amalgam_load_relaxed(indexVersion), let answer = cache.answer(numbers) {
+      return answer
+    }
+    return state.withLock { state in
       if cache.version != state.indexVersion { cache = InterestCache(version: state.indexVersion) }
+      if state.entries.isEmpty || !state.unindexed.isEmpty {
+        cache.everyTable = !state.entries.isEmpty
+        return !state.entries.isEmpty
+      }
       for number in numbers {
         if number < cache.known.count, let known = cache.known[number] {
           if known { return true }

@@ -88,6 +88,14 @@ amalgam_real_column amalgam_column_real(sqlite3_stmt *stmt, int column);
 /// and byte count.
 int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int *count);
 
+/// Sets (`on` 1) or clears (`on` 0) the flag of `PRAGMA query_only` on `db`, or only reads it (`on` -1), and
+/// returns whether it was set. Unlike the pragma, which compiles to OP_Expire and so makes SQLite prepare
+/// every statement of the connection again before its next run, this expires nothing: the flag is read
+/// when a statement starts a write transaction (OP_Transaction), never while SQLite compiles one. A
+/// statement or `sqlite3_blob_open` that would write fails with SQLITE_READONLY ("attempt to write a
+/// readonly database"), whatever path it runs through, as under the pragma.
+int amalgam_query_only(sqlite3 *db, int on);
+
 /// Connection ownership, for detecting a connection used by two threads at once. `owner` holds the
 /// claiming thread's id, or 0 when the connection is idle.
 ///

@@ -221,6 +221,68 @@ extension ConcurrencyTests {
       #expect(try count(queue) == 1)
     }
 
+    @Test func aReadMakesSQLitePrepareNoCachedStatementAgain() async throws {
+      // Before, each read set PRAGMA query_only on and off, and a flag pragma expires every statement of the
+      // connection: the cached query was prepared again at each use after a read.
+      let queue = try makeQueue()
+      let sql = "SELECT count(*) FROM t"
+      func reprepares() throws -> Int {
+        try queue.sync { db in
+          let statement = try db.cachedStatement(sql: sql)
+          _ = try statement.front(Int.self)
+          return statement.status(.reprepare)
+        }
+      }
+      #expect(try reprepares() == 0)
+      for _ in 0..<3 {
+        #expect(try blocking { try queue.read { db in try db.cachedStatement(sql: sql).front(Int.self) } } == 0)
+        #expect(try await queue.read { db in try db.cachedStatement(sql: sql).front(Int.self) } == 0)
+        #expect(try reprepares() == 0)
+      }
+    }
+
+    @Test func aReadRefusesWritesOnEveryPath() throws {
+      let queue = try makeQueue()
+      try queue.sync { db in
+        try db.batch(sql: "CREATE TABLE b(id INTEGER PRIMARY KEY, data BLOB); INSERT INTO b VALUES (1, x'00')")
+      }
+      // Prepared before the read: SQLite decides when the statement starts to write, not when it is prepared.
+      let cachedInsert = "INSERT INTO t VALUES (7)"
+      try queue.sync { db in _ = try db.cachedStatement(sql: cachedInsert) }
+      let attempts: [(String, (Database) throws -> Void)] = [
+        ("execute", { db in try db.execute(sql: "UPDATE t SET x = 1") }),
+        ("batch", { db in try db.batch(sql: "SELECT 1; DELETE FROM t; SELECT 2") }),
+        ("cached statement", { db in try db.cachedStatement(sql: cachedInsert).execute() }),
+        ("temporary table", { db in try db.execute(sql: "CREATE TEMP TABLE scratch(x)") }),
+        ("writable blob", { db in _ = try db.openBlob(table: "b", column: "data", rowid: 1, writable: true) }),
+      ]
+      for (path, attempt) in attempts {
+        let error = #expect(throws: SQLiteError.self, "\(path)") { try queue.read(attempt) }
+        #expect(error?.code == .readOnly, "\(path)")
+        #expect(error?.message == "attempt to write a readonly database", "\(path)")
+      }
+      // Reading through a blob is allowed, and every path writes again once the read is over.
+      let byte = try queue.read { db in try db.openBlob(table: "b", column: "data", rowid: 1).read(count: 1, at: 0) }
+      #expect(byte == [0])
+      try queue.sync { db in
+        for (_, attempt) in attempts.dropLast() { try attempt(db) }
+      }
+      #expect(try count(queue) == 1)
+    }
+
+    @Test func aReadKeepsTheUsersOwnQueryOnly() throws {
+      let queue = try makeQueue()
+      try queue.sync { db in try db.execute(sql: "PRAGMA query_only = ON") }
+      #expect(try queue.read { db in try db.prepare(sql: "SELECT count(*) FROM t").front(Int.self) } == 0)
+      let error = #expect(throws: SQLiteError.self) {
+        try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1)") }
+      }
+      #expect(error?.code == .readOnly)
+      try queue.sync { db in try db.execute(sql: "PRAGMA query_only = OFF") }
+      #expect(try queue.read { db in try db.prepare(sql: "PRAGMA query_only").front(Bool.self) } == true)
+      #expect(try queue.sync { db in try db.prepare(sql: "PRAGMA query_only").front(Bool.self) } == false)
+    }
+
     @Test func asyncReadDeliversToCompletion() async throws {
       let queue = try makeQueue()
       try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (5)") }
