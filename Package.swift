@@ -203,6 +203,8 @@ let package = Package(
       cSettings: [
         // ext/misc sources include "sqlite3ext.h" by name: find it (and sqlite3.h) in the vendored folder.
         .headerSearchPath("../../Vendor/SQLite"),
+        // Vendor/sqlite-vec/patched/sqlite-vec.c includes "sqlite-vec.h", which stays beside the pristine file.
+        .headerSearchPath("../../Vendor/sqlite-vec"),
         // Not a user's choice: sub-second sleeps make busy-timeout retries fine-grained.
         .define("HAVE_USLEEP", to: "1"),
       ] + sqliteTraitDefines,

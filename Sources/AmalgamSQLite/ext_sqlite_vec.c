@@ -1,5 +1,7 @@
-// Compiles sqlite-vec (Vendor/sqlite-vec, kept byte for byte) into the library, not as a loadable extension,
-// when the VECTOR trait is on. Registered on every connection by amalgam_register_extensions().
+// Compiles sqlite-vec into the library, not as a loadable extension, when the VECTOR trait is on. Registered
+// on every connection by amalgam_register_extensions(). The file compiled is Vendor/sqlite-vec/patched/
+// sqlite-vec.c: the release kept byte for byte beside it, with the fixes in Vendor/sqlite-vec/patches applied
+// by Scripts/update-sqlite (Vendor/README.md says what each fixes).
 #ifdef AMALGAM_ENABLE_VECTOR
 #define SQLITE_CORE 1
 #define SQLITE_VEC_STATIC 1
@@ -21,5 +23,5 @@
 #define SQLITE_VEC_ENABLE_NEON 1
 #endif
 
-#include "../../Vendor/sqlite-vec/sqlite-vec.c"
+#include "../../Vendor/sqlite-vec/patched/sqlite-vec.c"
 #endif

@@ -7,6 +7,7 @@
 // with `persistent` every allocation from the N-th on fails, until the script has ended and its
 // connections are closed. Prints one line and exits 0:
 //   completed allocations=A failures=F             the script ran to its end
+//     [dense=FIRST-LAST,...]                       the allocations of the steps to run with every N
 //   error allocations=A failures=F step=S: ERROR   a step threw (the expected outcome of a failure)
 // Exits 3 with `wrong ...` when a step returned a wrong value without throwing, 2 for bad arguments.
 // Any crash is a bug: the parent sees the signal.
@@ -56,7 +57,23 @@ struct LongestText: SQLAggregateFunction {
   func final() throws -> DatabaseValue { .integer(Int64(longest)) }
 }
 
-nonisolated(unsafe) var step = "start"
+/// Steps that OutOfMemoryTests runs with every N, not only a sample: sqlite-vec once crashed in them.
+let denseSteps: Set<String> = ["vector first insert", "vector search"]
+/// The allocations of each dense step, as `FIRST-LAST`, for the `dense=` field of a completed run.
+nonisolated(unsafe) var denseRanges: [String] = []
+nonisolated(unsafe) var stepStart: Int64 = 0
+
+nonisolated(unsafe) var step = "start" {
+  willSet {
+    let count = amalgam_failing_malloc_count()
+    if denseSteps.contains(step) && newValue != step && count > stepStart {
+      denseRanges.append("\(stepStart + 1)-\(count)")
+    }
+  }
+  didSet {
+    if step != oldValue { stepStart = amalgam_failing_malloc_count() }
+  }
+}
 
 /// The script: everyday public operations, each result checked.
 func runScript() throws {
@@ -234,8 +251,40 @@ func runScript() throws {
       try db.prepare(sql: "SELECT count(*) FROM doc WHERE doc MATCH 'apple'").front(Int.self), 2, "FTS5 matches")
   #endif
 
-  // No vector step yet: sqlite-vec 0.1.9 crashes under a failed allocation in a vec0 query (a NULL string reaches
-  // strlen below xFilter); it needs a carried patch, as SQLite3 Multiple Ciphers has, before it joins this run.
+  #if VECTOR
+    step = "vector table"
+    try db.create(vectorTable: "item_embedding") { t in
+      t.vector("embedding", dimensions: 8, distance: .cosine)
+      t.vector("code", dimensions: 16, elementType: .bit)
+      t.metadata("kind", .text)
+    }
+    let insertVector = try db.prepare(
+      sql: "INSERT INTO item_embedding(rowid, embedding, code, kind) VALUES (?, ?, vec_bit(?), ?)")
+    for id in 1...20 {
+      // The first row makes the table's first chunk.
+      step = id == 1 ? "vector first insert" : "vector insert"
+      let embedding = Float32Vector((0..<8).map { Float(($0 * 7 + id * 3) % 11) - 5 })
+      try insertVector.bind(
+        id, embedding, try BitVector(quantizing: embedding.elements + embedding.elements),
+        id % 2 == 0 ? "even" : "odd"
+      ).execute()
+    }
+    step = "vector search"
+    let query = Float32Vector((0..<8).map { Float(($0 * 7 + 5 * 3) % 11) - 5 })
+    let nearest = try db.nearestNeighbors(
+      to: query, in: "item_embedding", column: "embedding", k: 3, filter: "kind = 'odd'")
+    try expect(nearest.first?.rowid, 5, "nearest vector")
+    // The query vector as JSON text, among a set of rowids.
+    let json = "[" + query.elements.map { String(Int($0)) }.joined(separator: ",") + "]"
+    try expect(
+      try db.prepare(
+        sql:
+          "SELECT rowid FROM item_embedding WHERE embedding MATCH ? AND k = 2 AND rowid IN (2, 5, 9) ORDER BY distance"
+      ).bind(parameterValues: [json]).column(0, as: Int.self), [5, 9], "nearest vectors among rowids")
+    try expect(
+      try db.prepare(sql: "SELECT vec_length(embedding) FROM item_embedding WHERE rowid = 1").front(Int.self), 8,
+      "vec_length")
+  #endif
 
   step = "checkpoint"
   _ = try db.checkpoint(.truncate)
@@ -261,7 +310,7 @@ var outcome: String
 var status: Int32 = 0
 do {
   try runScript()
-  outcome = "completed"
+  outcome = "completed" + (denseRanges.isEmpty ? "" : " dense=" + denseRanges.joined(separator: ","))
 } catch let error as WrongResult {
   outcome = "wrong step=\(step): \(error)"
   status = 3

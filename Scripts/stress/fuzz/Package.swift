@@ -13,8 +13,8 @@ let package = Package(
   name: "AmalgamFuzz",
   dependencies: [
     // FTS5 and sessions are default traits today; naming them keeps the FTS5 and changeset targets
-    // building if the defaults ever change.
-    .package(name: "Amalgam", path: "../../..", traits: [.defaults, "ENABLE_FTS5", "ENABLE_SESSION"])
+    // building if the defaults ever change. VECTOR (sqlite-vec) is for fuzz-vector.
+    .package(name: "Amalgam", path: "../../..", traits: [.defaults, "ENABLE_FTS5", "ENABLE_SESSION", "VECTOR"])
   ],
   targets: [
     .target(name: "FuzzSupport", dependencies: [.product(name: "Amalgam", package: "Amalgam")]),
@@ -23,6 +23,7 @@ let package = Package(
     .executableTarget(name: "fuzz-changeset", dependencies: ["FuzzSupport", .product(name: "Amalgam", package: "Amalgam")]),
     .executableTarget(name: "fuzz-deserialize", dependencies: ["FuzzSupport", .product(name: "Amalgam", package: "Amalgam")]),
     .executableTarget(name: "fuzz-fts5-tokenizer", dependencies: ["FuzzSupport", .product(name: "Amalgam", package: "Amalgam")]),
+    .executableTarget(name: "fuzz-vector", dependencies: ["FuzzSupport", .product(name: "Amalgam", package: "Amalgam")]),
     // Compiles the command-line tool's own formatter sources (symbolic links into Sources/amalgam),
     // since an executable target cannot be imported.
     .executableTarget(name: "fuzz-cli-output", dependencies: ["FuzzSupport", .product(name: "Amalgam", package: "Amalgam")]),

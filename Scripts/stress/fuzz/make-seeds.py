@@ -179,3 +179,35 @@ write("fuzz-cli-output", "rows-0", b"\x03\x40" + chunk("id") + chunk("name") + c
 write("fuzz-cli-output", "rows-1", b"\x02\x00" + chunk("a") + chunk("a") + v_real(float("inf")) + v_text("\t\x01\u00e9\u4e2d")
       + v_real(-0.0) + v_text("\U0001F600\u0301"))
 write("fuzz-cli-output", "rows-2", b"\x01\xff" + chunk("x\ny") + v_blob(bytes(range(40))) + v_text(""))
+
+# Vector search: an operation count byte (mod 8, plus 1), then operations, each a selector byte (mod 10) and
+# its bytes (see Sources/fuzz-vector/main.swift). A vector is a kind byte then its bytes: 1 = a BLOB of a
+# count byte of float32 elements, 2 = JSON text of a count byte of 2-byte integers and a closing byte.
+def f32_blob(values):
+    return b"\x01" + bytes([len(values)]) + b"".join(struct.pack("<f", v) for v in values)
+
+
+def json_vector(values, closed=True):
+    return b"\x02" + bytes([len(values)]) + b"".join(struct.pack("<h", v) for v in values) + (b"\x01" if closed else b"\x00")
+
+
+def insert_vf(rowid, vector, kind):
+    return b"\x02\x00" + b"\x01" + struct.pack("<b", rowid) + vector + v_text(kind) + v_null()
+
+
+def knn(table, k, vector, filter_bytes=b"\x00"):
+    return b"\x04" + bytes([table]) + struct.pack("<h", k) + vector + filter_bytes
+
+
+write("fuzz-vector", "insert-knn-0", b"\x03" + insert_vf(1, f32_blob([1, 2, 3, 4]), "odd")
+      + insert_vf(2, f32_blob([4, 3, 2, 1]), "even") + knn(0, 3, json_vector([1, 2, 3, 4]))
+      + knn(0, 2, f32_blob([0, 0, 0, 1]), b"\x01" + v_text("odd")))
+write("fuzz-vector", "functions-0", b"\x03" + b"\x00\x00" + json_vector([1, -2, 3])
+      + b"\x01\x00" + f32_blob([1, 2]) + f32_blob([3, 4]) + b"\x01\x06" + f32_blob([1, 2, 3]) + b"\x01\x02"
+      + b"\x00\x02" + json_vector([127, -128]))
+write("fuzz-vector", "bad-blobs-0", b"\x03" + b"\x00\x00\x00" + chunk(b"\x00\x00\x80") + knn(0, 5, b"\x00" + chunk(b"\x01\x02\x03"))
+      + knn(1, 1, json_vector([300, -300])) + knn(2, -1, b"\x00" + chunk(b"\xff\xff")))
+write("fuzz-vector", "create-0", b"\x01" + b"\x07" + chunk("v float[2] distance_metric=l1, m integer, +aux blob")
+      + f32_blob([1, 2]) + f32_blob([2, 1]) + b"\x06" + f32_blob([1, 2, 3, 4]) + b"\x05")
+write("fuzz-vector", "swift-types-0", b"\x02" + b"\x06" + f32_blob([1, 2, 3, 4]) + b"\x03"
+      + b"\x06" + json_vector([1, 2, 3, 4]) + b"\x06" + b"\x00" + chunk(b"\x01\x02\x03"))

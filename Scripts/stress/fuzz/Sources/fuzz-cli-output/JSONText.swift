@@ -1,0 +1,1 @@
+../../../../../Sources/amalgam/JSONText.swift
