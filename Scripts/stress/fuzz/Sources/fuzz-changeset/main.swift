@@ -85,17 +85,18 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let resolutions = input.chunk(maxCount: 8)
   let chunkSizes = input.chunk(maxCount: 4).map { Int($0) + 1 }
   let bytes = Data(input.rest())
-  let changeset = Changeset(data: bytes)
-  let patchset = Patchset(data: bytes)
+  // Bytes that fail validation are refused at construction; the streaming reader still reads them.
+  let changeset = try? Changeset(data: bytes)
+  let patchset = try? Patchset(data: bytes)
 
-  let operations = try? changeset.operations()
+  let operations = try? changeset?.operations()
   operations?.forEach(checkShape)
-  if let streamed = try? streamedOperations(bytes, chunkSizes: chunkSizes.isEmpty ? [7] : chunkSizes, inverted: false) {
+  if let operations, let streamed = try? streamedOperations(bytes, chunkSizes: chunkSizes.isEmpty ? [7] : chunkSizes, inverted: false) {
     fuzzCheck(operations == streamed, "streamed read differs: \(streamed) vs \(String(describing: operations))")
   }
-  _ = try? patchset.operations()
+  _ = try? patchset?.operations()
 
-  if let inverted = try? changeset.inverted() {
+  if let changeset, let inverted = try? changeset.inverted() {
     let fromInverse = try? inverted.operations()
     let readInverted = try? ChangesetReader(changeset, inverted: true)
     var invertedOperations: [ChangesetOperation] = []
@@ -112,12 +113,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
   }
   if flags & 1 != 0 {
-    _ = try? (changeset.concatenated(with: changeset)).operations()
-    _ = try? (patchset + patchset).operations()
+    if let changeset { _ = try? (changeset.concatenated(with: changeset)).operations() }
+    if let patchset { _ = try? (patchset + patchset).operations() }
   }
   if flags & 2 != 0, let group = try? Changegroup() {
     if flags & 4 != 0 { try? group.setSchema(database: database) }
-    try? group.add(changeset)
+    if let changeset { try? group.add(changeset) }
     if let operations { for operation in operations { try? group.add(operation) } }
     _ = try? group.changeset().operations()
     _ = try? group.patchset()
@@ -126,8 +127,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   if flags & 8 != 0 { options.insert(.invert) }
   if flags & 16 != 0 { options.insert(.ignoreNoOp) }
   if flags & 32 != 0 { options.insert(.noSavepoint) }
-  apply(changeset, resolutions: resolutions, options: options)
-  if flags & 64 != 0 { apply(patchset, resolutions: resolutions, options: []) }
+  if let changeset { apply(changeset, resolutions: resolutions, options: options) }
+  if flags & 64 != 0, let patchset { apply(patchset, resolutions: resolutions, options: []) }
   return 0
 }
 
