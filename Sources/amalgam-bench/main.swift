@@ -105,6 +105,7 @@ do {
   let database = try makeBenchmarkDatabase()
   var results: [Measurement] = []
   for workload in allWorkloads() + transferWorkloads() + observationWorkloads() + encryptionWorkloads()
+    + vectorWorkloads()
   where options.only?.contains(workload.number) ?? true {
     if !options.json { FileHandle.standardError.write(Data("running \(workload.number): \(workload.name)\n".utf8)) }
     results.append(try measure(workload, database: database, repetitions: options.repetitions))

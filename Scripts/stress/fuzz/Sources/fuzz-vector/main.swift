@@ -191,3 +191,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   }
   return 0
 }
+
+/// The entry point SwiftPM links for this executable target: libFuzzer's driver on `fuzzOneInput`.
+@_cdecl("fuzz_vector_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+  runFuzzer(argc, argv, fuzzOneInput)
+}
