@@ -129,6 +129,32 @@
       #expect(title == "note 7")
     }
 
+    /// Text metadata longer than sqlite-vec's 12-byte inline view lives in a shadow table: inserts, updates
+    /// (long to long, long to short, short to long) and deletes keep it right. Under AddressSanitizer this
+    /// also checks the carried patch 0003 (the SQL text of those shadow-table writes leaked).
+    @Test func longTextMetadataSurvivesInsertUpdateAndDelete() throws {
+      let db = try Database()
+      try db.create(vectorTable: "doc") { t in
+        t.vector("embedding", dimensions: 2)
+        t.metadata("label", .text)
+      }
+      let long = { (n: Int) in "a label longer than twelve bytes, number \(n)" }
+      let insert = try db.prepare(sql: "INSERT INTO doc(rowid, embedding, label) VALUES (?, ?, ?)")
+      for rowid in 1...Int64(20) {
+        try insert.bind(rowid, Float32Vector([Float(rowid), 0]), long(Int(rowid))).execute()
+      }
+      try db.execute(sql: "UPDATE doc SET label = ? WHERE rowid = 1", parameterValues: [long(100)])
+      try db.execute(sql: "UPDATE doc SET label = 'short' WHERE rowid = 2")
+      try db.execute(sql: "UPDATE doc SET label = 'tiny' WHERE rowid = 3")
+      try db.execute(sql: "UPDATE doc SET label = ? WHERE rowid = 3", parameterValues: [long(300)])
+      try db.execute(sql: "DELETE FROM doc WHERE rowid BETWEEN 10 AND 20")
+      let labels = try db.fetchAll(String.self, sql: "SELECT label FROM doc ORDER BY rowid")
+      #expect(labels == [long(100), "short", long(300)] + (4...9).map(long))
+      let nearest = try db.nearestNeighbors(
+        to: Float32Vector([3, 0]), in: "doc", column: "embedding", k: 1, filter: "label = \(long(300))")
+      #expect(nearest.map(\.rowid) == [3])
+    }
+
     @Test func nearestRecordsJoinTheirTableByRowid() throws {
       struct Note: Decodable, Equatable { var id: Int64; var title: String }
       let db = try Database()
