@@ -36,6 +36,14 @@ extension ConnectionState {
   func explanation(ofErrorMessage message: String) -> String? { nil }
 }
 
+/// Told about each statement of a connection just before the connection finalizes it, while it is the
+/// connection's ``Connection/finalizeListener``: the region recorder of a value observation, which must
+/// learn what a statement that the statement cache evicts during a recording read.
+protocol StatementFinalizeListener: AnyObject {
+  /// `statement` is about to be finalized, on the thread using the connection.
+  func statementWillFinalize(_ statement: OpaquePointer)
+}
+
 /// Told about each transaction's end by the commit and rollback hooks that every connection carries
 /// (see ``Connection/addTransactionListener(_:)``).
 protocol TransactionListener: AnyObject {
@@ -105,6 +113,11 @@ final class Connection {
   // using the connection.
   @exclusivity(unchecked) private var commitRefusals = 0
 
+  /// Told about each statement just before this connection finalizes it, while set (during a region
+  /// recording). Nil otherwise, so that finalizing costs one load.
+  // Unchecked: only the thread using the connection reads or writes it.
+  @exclusivity(unchecked) var finalizeListener: (any StatementFinalizeListener)?
+
   /// The listeners of transaction ends, in the order they were added.
   @exclusivity(unchecked) private var transactionListeners: [any TransactionListener] = []
 
@@ -155,6 +168,7 @@ final class Connection {
       amalgam_store_relaxed(hasDeferredFinalizations, 1)
       return
     }
+    finalizeListener?.statementWillFinalize(statement)
     sqlite3_finalize(statement)
     if claim > 0 { amalgam_release(owner) }
   }
@@ -167,7 +181,10 @@ final class Connection {
       defer { pending = [] }
       return pending
     }
-    for statement in statements { sqlite3_finalize(statement) }
+    for statement in statements {
+      finalizeListener?.statementWillFinalize(statement)
+      sqlite3_finalize(statement)
+    }
   }
 
   /// The state of type `State` kept for this connection, made on first use.

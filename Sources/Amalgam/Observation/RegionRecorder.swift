@@ -11,14 +11,17 @@ import AmalgamSQLite
 /// - the region of each statement prepared before the closure that ran during it (its
 ///   `SQLITE_STMTSTATUS_RUN` counter moved), recorded once and kept until SQLite prepares the statement
 ///   again or a schema may have changed. A statement seen for the first time is prepared once more from
-///   its SQL, with only this recorder listening, to learn its region.
+///   its SQL, with only this recorder listening, to learn its region. A statement finalized during the
+///   closure (the statement cache evicts one for each new statement once full) is looked at just before
+///   it goes, so that a query among more observations than the cache holds keeps its own region rather
+///   than the whole database's, which would run it again after every commit.
 ///
 /// A table that a statement uses without naming its schema or reading a column (`SELECT count(*) FROM
 /// t`) is reported by SQLite without the schema it resolved to: the recorder resolves it as SQLite
 /// does (`temp`, then `main`, then the attached databases in order).
 ///
 /// Used only on the thread using the connection.
-final class RegionRecorder: ConnectionState, AuthorizerListener {
+final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinalizeListener {
   /// What the authorizer reported during one recording.
   private struct Capture {
     var tables: Set<DatabaseRegion.Table> = []
@@ -29,6 +32,10 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     /// building the same table again for each of its columns.
     var lastSchema: UnsafePointer<CChar>?
     var lastName: UnsafePointer<CChar>?
+    /// The regions of statements prepared before the recording that ran during it and were finalized
+    /// before it ended, when known then; the SQL of the others, whose region is learned at the end.
+    var finalizedRegion = DatabaseRegion()
+    var finalizedSQL: [ContiguousArray<CChar>] = []
   }
 
   /// The region of a statement prepared before a recording, valid while SQLite has not prepared it
@@ -92,13 +99,17 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     recorder.takeRunCounts(handle)
     let outer = recorder.capture
     recorder.capture = Capture()
+    let outerListener = connection.finalizeListener
+    connection.finalizeListener = recorder
     let value: T
     do {
       value = try body()
     } catch {
+      connection.finalizeListener = outerListener
       recorder.capture = outer
       throw error
     }
+    connection.finalizeListener = outerListener
     let captured = recorder.capture ?? Capture()
     recorder.capture = outer
     let region = try recorder.region(of: captured, db, handle)
@@ -140,6 +151,14 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
   private func region(of captured: Capture, _ db: Database, _ handle: OpaquePointer) throws -> DatabaseRegion {
     guard !captured.readsEverything else { return .fullDatabase }
     var region = try resolve(captured, db, handle)
+    region.formUnion(captured.finalizedRegion)
+    for sql in captured.finalizedSQL {
+      let statementRegion = try sql.withUnsafeBufferPointer { sql in
+        guard let text = sql.baseAddress else { return DatabaseRegion.fullDatabase }
+        return try regionOfStatement(text, db, handle)
+      }
+      region.formUnion(statementRegion)
+    }
     var unknown: [OpaquePointer] = []
     var survivors = 0
     var statement = sqlite3_next_stmt(handle, nil)
@@ -262,6 +281,23 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
       break
     }
     return SQLITE_OK
+  }
+
+  /// A statement goes during a recording: if it was prepared before the recording and ran during it,
+  /// its region is part of the recording's (see ``region(of:_:_:)``, which would otherwise find it
+  /// missing and make the region the whole database).
+  func statementWillFinalize(_ statement: OpaquePointer) {
+    let knownRegion = known.removeValue(forKey: statement)
+    guard capture != nil, let runs = runCounts.removeValue(forKey: statement),
+      sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_RUN, 0) != runs
+    else { return }
+    if let knownRegion, knownRegion.isValid(for: statement) {
+      capture?.finalizedRegion.formUnion(knownRegion.region)
+    } else if let sql = sqlite3_sql(statement) {
+      capture?.finalizedSQL.append(copyCString(sql))
+    } else {
+      capture?.readsEverything = true
+    }
   }
 
   func connectionDidClose() {
