@@ -7,20 +7,25 @@ import PackageDescription
 let package = Package(
   name: "peer-bench",
   platforms: [.macOS(.v13)],
+  // `swift build -c release --traits ENCRYPTION` builds Amalgam with SQLite3 Multiple Ciphers, for the
+  // encrypted-pool curve of peer-scale (a scratch path of its own keeps the plain build warm).
+  traits: [.trait(name: "ENCRYPTION", description: "Build Amalgam with its ENCRYPTION trait.")],
   dependencies: [
-    .package(name: "Amalgam", path: "../.."),
+    .package(
+      name: "Amalgam", path: "../..",
+      traits: [.defaults, .trait(name: "ENCRYPTION", condition: .when(traits: ["ENCRYPTION"]))]),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
     .target(name: "PeerHarness", path: "Sources/PeerHarness"),
-    .executableTarget(name: "peer-bench", path: "Sources/peer-bench"),
+    .executableTarget(name: "peer-bench", dependencies: ["PeerHarness"], path: "Sources/peer-bench"),
     .executableTarget(
       name: "peer-amalgam", dependencies: ["PeerHarness", .product(name: "Amalgam", package: "Amalgam")],
       path: "Sources/peer-amalgam"),
     .executableTarget(
       name: "peer-grdb", dependencies: ["PeerHarness", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Sources/peer-grdb"),
-    .executableTarget(name: "peer-scale", path: "Sources/peer-scale"),
+    .executableTarget(name: "peer-scale", dependencies: ["PeerHarness"], path: "Sources/peer-scale"),
     .executableTarget(
       name: "scale-amalgam", dependencies: ["PeerHarness", .product(name: "Amalgam", package: "Amalgam")],
       path: "Sources/scale-amalgam"),

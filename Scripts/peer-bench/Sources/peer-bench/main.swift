@@ -2,6 +2,7 @@
 // run in its own process, in interleaved rounds, checks that the three agree on each workload's checksum,
 // and prints one markdown table of times (and, with --instructions, callgrind instruction counts).
 import Foundation
+import PeerHarness
 
 let peerWorkloadList = [
   "1 fetch 100k rows x 10 ints by index", "2 fetch 100k rows x 10 ints by name",
@@ -31,16 +32,7 @@ let usage = """
   \(peerWorkloadList)
   """
 
-struct Contender {
-  let name: String
-  let executable: String
-  let arguments: [String]
-}
-
-func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("peer-bench: \(message)\n".utf8))
-  exit(1)
-}
+func fail(_ message: String) -> Never { driverFail(message) }
 
 var only: [Int]?
 var rounds = 5
@@ -52,14 +44,8 @@ while let argument = arguments.popFirst() {
   case "--only":
     only = arguments.popFirst()?.split(separator: ",").compactMap { Int($0) }
     if only?.isEmpty ?? true { fail("--only needs workload numbers") }
-  case "--rounds":
-    guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { fail("--rounds needs a number") }
-    rounds = value
-  case "--repetitions":
-    guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
-      fail("--repetitions needs a number")
-    }
-    repetitions = value
+  case "--rounds": rounds = positiveInt(arguments.popFirst(), for: "--rounds")
+  case "--repetitions": repetitions = positiveInt(arguments.popFirst(), for: "--repetitions")
   case "--instructions": countInstructions = true
   case "--help", "-h":
     print(usage)
@@ -70,8 +56,7 @@ while let argument = arguments.popFirst() {
   }
 }
 
-let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-  .deletingLastPathComponent().path
+let binDirectory = binaryDirectory()
 let contenders = [
   Contender(name: "C API", executable: binDirectory + "/peer-amalgam", arguments: ["c"]),
   Contender(name: "Amalgam", executable: binDirectory + "/peer-amalgam", arguments: ["amalgam"]),
@@ -86,32 +71,10 @@ let workloads = peerWorkloadList.split(separator: "\n").compactMap { line -> (In
   return (number, String(trimmed[trimmed.index(after: space)...]))
 }.filter { only?.contains($0.0) ?? true }
 
-/// Runs a program and returns its standard output; fails on a non-zero exit.
+/// Runs a program and returns its standard output, then its standard error; fails on a non-zero exit.
 func run(_ executable: String, _ arguments: [String]) -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardOutput = output
-  process.standardError = errors
-  do { try process.run() } catch { fail("cannot run \(executable): \(error)") }
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    fail(
-      "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-        + String(decoding: errorData, as: UTF8.self))
-  }
-  return String(decoding: data, as: UTF8.self) + String(decoding: errorData, as: UTF8.self)
-}
-
-func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  guard !sorted.isEmpty else { return 0 }
-  let middle = sorted.count / 2
-  return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  let result = runProgram(executable, arguments)
+  return result.output + result.errors
 }
 
 // times[workload][contender index] = each round's median nanoseconds
@@ -147,26 +110,11 @@ if countInstructions {
   let work = FileManager.default.temporaryDirectory.appendingPathComponent("peer-bench-\(getpid())").path
   try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: work) }
-  // valgrind cannot read the toolchain's DWARF 5 debug information; symbol names are enough.
-  var stripped: [String: String] = [:]
-  for contender in contenders where stripped[contender.executable] == nil {
-    let copy = work + "/" + URL(fileURLWithPath: contender.executable).lastPathComponent
-    _ = run("/bin/cp", [contender.executable, copy])
-    _ = run("/usr/bin/env", ["strip", "--strip-debug", copy])
-    stripped[contender.executable] = copy
-  }
+  let counter = InstructionCounter(work: work, function: "*peerMeasured*")
   for (number, _) in workloads {
     for (index, contender) in contenders.enumerated() {
       FileHandle.standardError.write(Data("instructions: workload \(number), \(contender.name)\n".utf8))
-      let output = run(
-        "/usr/bin/env",
-        [
-          "valgrind", "--tool=callgrind", "--callgrind-out-file=\(work)/out", "--collect-atstart=no",
-          "--toggle-collect=*peerMeasured*", stripped[contender.executable] ?? contender.executable,
-        ] + contender.arguments + ["--workload", "\(number)", "--repetitions", "1"])
-      guard let line = output.split(separator: "\n").first(where: { $0.contains("Collected :") }),
-        let count = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
-      else { fail("no instruction count for workload \(number), \(contender.name)") }
+      let count = counter.count(contender, ["--workload", "\(number)", "--repetitions", "1"])
       instructions[number, default: Array(repeating: 0, count: contenders.count)][index] = count
     }
   }

@@ -2,11 +2,12 @@
 // Amalgam's SQLite where it applies). Runs every point in its own process (scale-amalgam, scale-grdb),
 // writes all points as JSON for Scripts/peer-bench/plot, and prints markdown tables.
 import Foundation
+import PeerHarness
 
 let usage = """
-  usage: swift build -c release && .build/release/peer-scale [--quick] [--only readers,size]
-                                                             [--output FILE] [--rounds R] [--seconds S]
-                                                             [--no-instructions]
+  usage: swift build -c release && .build/release/peer-scale [--quick] [--only LIST] [--output FILE]
+                                                             [--rounds R] [--seconds S] [--no-instructions]
+                                                             [--encryption-build FOLDER]
 
   Curves (each point in a new process, contenders in rotating order):
     readers  a DatabasePool in WAL mode (at most 5 readers, both libraries' default), 1, 2, 4, 8, 16 and 64
@@ -18,28 +19,44 @@ let usage = """
              the rows in one transaction, at 10^3 ... 10^7 rows: nanoseconds per row (median of R runs,
              one run from 10^6 rows), peak memory (the child's getrusage max RSS), and callgrind
              instructions per row up to 10^5 rows. Amalgam, GRDB and the C API.
+    observers  1, 10, 100, 1,000 and 10,000 live value observations on a DatabaseQueue, each reading a
+             table of its own, then single-row commits to a table none of them reads, each awaited; and
+             the same with one more observation, of the written table, whose new value each commit
+             waits for: wall and CPU time (getrusage, every thread) per commit, and the time to start
+             each observation. Amalgam and GRDB. Median of R rounds.
+    changesets 10^3 ... 10^6 changes (half updates, half inserts, in one transaction) recorded by a
+             session, the changeset produced into a file whole in memory or streamed, and applied to a
+             copy of the original whole or streamed from the file: nanoseconds per change of each
+             phase and the peak memory each phase added. Amalgam and the C API on Amalgam's SQLite
+             (GRDB has no sessions). Median of R runs (one at 10^6).
+    encryption a DatabasePool of 8 readers opened on a database keyed with a passphrase (ChaCha20,
+             SQLite3 Multiple Ciphers' default) and on a plain one, then every reader's first read at
+             once: the open, the median and the last reader's time to its first read, CPU time. Needs
+             scale-amalgam built with the ENCRYPTION trait (see --encryption-build). Median of R rounds.
 
-    --quick            fewer points: sizes up to 10^5 (instructions up to 10^4), 1 s per readers point,
-                       one round; for checking that everything runs (about 2 minutes)
-    --only LIST        curves to run (default: readers,size)
-    --output FILE      where the JSON goes (default: scale.json in the current folder)
+    --quick            fewer points: sizes and changes up to 10^5 (instructions up to 10^4), up to 1,000
+                       observations and 200 commits a point, 1 s per readers point, one round; for
+                       checking that everything runs (about 4 minutes)
+    --only LIST        curves to run (default: readers,size,observers,changesets,encryption)
+    --output FILE      where the JSON goes (default: scale.json in the current folder); the curves of an
+                       existing FILE that this run does not make are kept, each with its run's date and load
     --rounds R         rounds (default 3; 1 with --quick)
     --seconds S        seconds per readers point (default 3; 1 with --quick)
     --no-instructions  skip the callgrind counts (valgrind is needed for them)
+    --encryption-build FOLDER
+                       where the ENCRYPTION build's scale-amalgam is (default: .build-encryption/release,
+                       made by `swift build -c release --traits ENCRYPTION --scratch-path .build-encryption`);
+                       the encryption curve is skipped when it is missing
     --help             this text
 
-  Plot the JSON with Scripts/peer-bench/plot (see its --help). The whole run takes about 15 minutes.
+  Plot the JSON with Scripts/peer-bench/plot (see its --help). The whole run takes about 25 minutes.
   """
 
-func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("peer-scale: \(message)\n".utf8))
-  exit(1)
-}
-
-func note(_ message: String) { FileHandle.standardError.write(Data("\(message)\n".utf8)) }
+func fail(_ message: String) -> Never { driverFail(message) }
 
 var quick = false
-var only = ["readers", "size"]
+var only = ["readers", "size", "observers", "changesets", "encryption"]
+var encryptionBuild = ".build-encryption/release"
 var output = "scale.json"
 var rounds: Int?
 var seconds: Double?
@@ -52,15 +69,16 @@ while let argument = commandLine.popFirst() {
   case "--output":
     guard let value = commandLine.popFirst() else { fail("--output needs a file") }
     output = value
-  case "--rounds":
-    guard let value = commandLine.popFirst().flatMap({ Int($0) }), value > 0 else { fail("--rounds needs a number") }
-    rounds = value
+  case "--rounds": rounds = positiveInt(commandLine.popFirst(), for: "--rounds")
   case "--seconds":
     guard let value = commandLine.popFirst().flatMap({ Double($0) }), value > 0 else {
       fail("--seconds needs a number")
     }
     seconds = value
   case "--no-instructions": countInstructions = false
+  case "--encryption-build":
+    guard let value = commandLine.popFirst() else { fail("--encryption-build needs a folder") }
+    encryptionBuild = value
   case "--help", "-h":
     print(usage)
     exit(0)
@@ -74,8 +92,7 @@ let pointSeconds = seconds ?? (quick ? 1 : 3)
 let sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000, 10_000_000]
 let instructionsUpTo = quick ? 10_000 : 100_000
 
-let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-  .deletingLastPathComponent().path
+let binDirectory = binaryDirectory()
 let amalgamBinary = binDirectory + "/scale-amalgam"
 let grdbBinary = binDirectory + "/scale-grdb"
 for binary in [amalgamBinary, grdbBinary] where !FileManager.default.isExecutableFile(atPath: binary) {
@@ -86,11 +103,6 @@ if countInstructions && !FileManager.default.isExecutableFile(atPath: "/usr/bin/
   countInstructions = false
 }
 
-struct Contender {
-  let name: String
-  let executable: String
-  let arguments: [String]
-}
 let amalgam = Contender(name: "Amalgam", executable: amalgamBinary, arguments: ["amalgam"])
 let grdb = Contender(name: "GRDB", executable: grdbBinary, arguments: [])
 let capi = Contender(name: "C API", executable: amalgamBinary, arguments: ["c"])
@@ -99,31 +111,9 @@ let work = FileManager.default.temporaryDirectory.appendingPathComponent("peer-s
 try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: work) }
 
-/// Runs a program; returns its standard output and error; fails on a non-zero exit.
 @discardableResult
 func run(_ executable: String, _ arguments: [String]) -> (output: String, errors: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardOutput = output
-  process.standardError = errors
-  do { try process.run() } catch { fail("cannot run \(executable): \(error)") }
-  let errorReader = DispatchQueue(label: "errors")
-  // Read on another thread so that neither pipe fills while the other is read; the group orders the access.
-  nonisolated(unsafe) var errorData = Data()
-  let group = DispatchGroup()
-  errorReader.async(group: group) { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    fail(
-      "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-        + String(decoding: errorData, as: UTF8.self))
-  }
-  return (String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+  runProgram(executable, arguments)
 }
 
 /// Runs one point and returns its JSON object.
@@ -144,13 +134,6 @@ func copyFile(_ from: String, _ to: String) {
 
 func removeDatabase(_ path: String) {
   for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-}
-
-func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  guard !sorted.isEmpty else { return 0 }
-  let middle = sorted.count / 2
-  return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 func loadAverage() -> Double {
@@ -182,6 +165,25 @@ var results: [String: Any] = [
   "quick": quick, "rounds": roundCount, "cores": ProcessInfo.processInfo.activeProcessorCount,
   "loadAverageAtStart": loadAtStart, "started": ISO8601DateFormatter().string(from: Date()),
 ]
+let allCurves = ["readers", "size", "observers", "changesets", "encryption"]
+/// Each curve's run: when it started, with which load, quick or not (the plot titles read it).
+var runs: [String: Any] = [:]
+// The curves of an existing output file that this run does not make stay, with their run's details.
+if let data = FileManager.default.contents(atPath: output),
+  let previous = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+{
+  let previousRuns = previous["runs"] as? [String: Any] ?? [:]
+  for curve in allCurves where !only.contains(curve) && previous[curve] != nil {
+    results[curve] = previous[curve]
+    runs[curve] =
+      previousRuns[curve]
+      ?? [
+        "started": previous["started"] ?? "", "loadAverageAtStart": previous["loadAverageAtStart"] ?? -1,
+        "loadAverageAtEnd": previous["loadAverageAtEnd"] ?? -1, "quick": previous["quick"] ?? false,
+        "rounds": previous["rounds"] ?? 0,
+      ]
+  }
+}
 
 func format(_ value: Any?, _ digits: Int = 0) -> String {
   guard let number = (value as? NSNumber)?.doubleValue else { return "-" }
@@ -246,29 +248,10 @@ if only.contains("readers") {
 
 // MARK: Size
 
-/// valgrind cannot read the toolchain's DWARF 5 debug information; symbol names are enough.
-var stripped: [String: String] = [:]
-func strippedCopy(_ executable: String) -> String {
-  if let copy = stripped[executable] { return copy }
-  let copy = work + "/" + URL(fileURLWithPath: executable).lastPathComponent
-  run("/bin/cp", [executable, copy])
-  run("/usr/bin/env", ["strip", "--strip-debug", copy])
-  stripped[executable] = copy
-  return copy
-}
-
 /// Instructions inside `scaleMeasured` for one run of a point under callgrind.
+let instructionCounter = InstructionCounter(work: work, function: "*scaleMeasured*")
 func instructions(_ contender: Contender, _ arguments: [String]) -> Double {
-  let result = run(
-    "/usr/bin/env",
-    [
-      "valgrind", "--tool=callgrind", "--callgrind-out-file=\(work)/callgrind.out", "--collect-atstart=no",
-      "--toggle-collect=*scaleMeasured*", strippedCopy(contender.executable),
-    ] + contender.arguments + arguments)
-  guard let line = result.errors.split(separator: "\n").first(where: { $0.contains("Collected :") }),
-    let count = Double(line.split(separator: " ").last?.replacingOccurrences(of: ",", with: "") ?? "")
-  else { fail("no instruction count for \(contender.name) \(arguments.joined(separator: " "))") }
-  return count
+  instructionCounter.count(contender, arguments)
 }
 
 if only.contains("size") {
@@ -335,8 +318,190 @@ if only.contains("size") {
   print("")
 }
 
+// MARK: Observers
+
+if only.contains("observers") {
+  let counts = quick ? [1, 10, 100, 1_000] : [1, 10, 100, 1_000, 10_000]
+  let commits = quick ? 200 : 500
+  var points: [[String: Any]] = []
+  for (index, count) in counts.enumerated() {
+    let fixture = work + "/observers-\(count).sqlite"
+    note("observers: making the fixture of \(count) tables")
+    run(amalgamBinary, ["c", "prepare", "--fixture", "observers", "--count", "\(count)", "--path", fixture])
+    for round in 0..<roundCount {
+      for written in [0, 1] {
+        let contenders = (round + index + written) % 2 == 0 ? [amalgam, grdb] : [grdb, amalgam]
+        for contender in contenders {
+          note("observers: round \(round + 1)/\(roundCount), \(contender.name), \(count), written \(written)")
+          let path = work + "/observers-point.sqlite"
+          copyFile(fixture, path)
+          var result = point(
+            contender,
+            [
+              "observers", "--path", path, "--count", "\(count)", "--written", "\(written)", "--commits",
+              "\(commits)",
+            ])
+          result["library"] = contender.name
+          points.append(result)
+          removeDatabase(path)
+        }
+      }
+    }
+    removeDatabase(fixture)
+  }
+  let merged = medians(points, key: ["library", "observations", "written"])
+  results["observers"] = merged
+  print("### Observers (DatabaseQueue; \(commits) commits a point; median of \(roundCount) rounds)\n")
+  print(
+    "| observations | written table observed | Amalgam µs/commit | GRDB µs/commit | Amalgam CPU µs/commit | "
+      + "GRDB CPU µs/commit | Amalgam start µs/observation | GRDB start µs/observation |")
+  print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+  for count in counts {
+    for written in [false, true] {
+      let row = ["Amalgam", "GRDB"].map { name in
+        merged.first {
+          $0["library"] as? String == name && $0["observations"] as? Int == count && $0["written"] as? Bool == written
+        }
+      }
+      let micro = { (p: [String: Any]?, field: String) in
+        format((p?[field] as? NSNumber).map { $0.doubleValue / 1000 }, 1)
+      }
+      print(
+        "| \(count) | \(written ? "yes" : "no") | "
+          + row.map { micro($0, "nanosecondsPerCommit") }.joined(separator: " | ")
+          + " | " + row.map { micro($0, "cpuNanosecondsPerCommit") }.joined(separator: " | ") + " | "
+          + row.map { micro($0, "setupNanosecondsPerObservation") }.joined(separator: " | ") + " |")
+    }
+  }
+  print("")
+}
+
+// MARK: Changesets
+
+if only.contains("changesets") {
+  let sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000]
+  var points: [[String: Any]] = []
+  for changes in sizes {
+    let fixture = work + "/changesets-\(changes).sqlite"
+    note("changesets: making the fixture of \(changes / 2) rows")
+    run(amalgamBinary, ["c", "prepare", "--fixture", "changesets", "--changes", "\(changes)", "--path", fixture])
+    let runs = changes >= 1_000_000 ? 1 : roundCount
+    let source = work + "/changesets-source.sqlite"
+    let target = work + "/changesets-target.sqlite"
+    let file = work + "/changeset.bin"
+    for mode in ["memory", "stream"] {
+      let order = changes.trailingZeroBitCount % 2 == 0 ? [capi, amalgam] : [amalgam, capi]
+      for contender in order {
+        note("changesets: \(contender.name), \(changes) changes, \(mode)")
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<runs {
+          copyFile(fixture, source)
+          copyFile(fixture, target)
+          try? FileManager.default.removeItem(atPath: file)
+          let arguments = ["--changes", "\(changes)", "--mode", mode, "--file", file]
+          let recorded = point(contender, ["changeset-record", "--path", source] + arguments)
+          let applied = point(contender, ["changeset-apply", "--path", target] + arguments)
+          guard (recorded["checksum"] as? Int) == (applied["checksum"] as? Int) else {
+            fail("\(contender.name) \(changes) \(mode): the applied copy differs from the recorded database")
+          }
+          for (name, value) in recorded.merging(applied, uniquingKeysWith: { first, _ in first }) {
+            if let number = value as? NSNumber { samples[name, default: []].append(number.doubleValue) }
+          }
+        }
+        var entry: [String: Any] = ["library": contender.name, "changes": changes, "mode": mode, "runs": runs]
+        for (name, values) in samples where entry[name] == nil { entry[name] = median(values) }
+        for phase in ["record", "produce", "apply"] {
+          entry[phase + "NanosecondsPerChange"] = (entry[phase + "Nanoseconds"] as? Double ?? 0) / Double(changes)
+        }
+        points.append(entry)
+      }
+    }
+    for path in [source, target, fixture] { removeDatabase(path) }
+    try? FileManager.default.removeItem(atPath: file)
+  }
+  results["changesets"] = points
+  print("### Changesets (one process per phase; median of \(roundCount) runs, one at 10^6 changes)\n")
+  print(
+    "| changes | produce and apply | C API record ns/change | Amalgam record ns/change | C API produce | Amalgam produce | "
+      + "C API apply | Amalgam apply | C API produce MB | Amalgam produce MB | C API apply MB | Amalgam apply MB |")
+  print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+  for changes in sizes {
+    for mode in ["memory", "stream"] {
+      let row = ["C API", "Amalgam"].map { name in
+        points.first {
+          $0["library"] as? String == name && $0["changes"] as? Int == changes && $0["mode"] as? String == mode
+        }
+      }
+      let megabytes = { (p: [String: Any]?, field: String) in
+        format((p?[field] as? NSNumber).map { $0.doubleValue / 1_048_576 }, 1)
+      }
+      print(
+        "| \(changes) | \(mode) | "
+          + ["record", "produce", "apply"].map { phase in
+            row.map { format($0?[phase + "NanosecondsPerChange"], 0) }.joined(separator: " | ")
+          }.joined(separator: " | ") + " | " + row.map { megabytes($0, "producePeakBytes") }.joined(separator: " | ")
+          + " | " + row.map { megabytes($0, "applyPeakBytes") }.joined(separator: " | ") + " |")
+    }
+  }
+  print("")
+}
+
+// MARK: Encryption
+
+if only.contains("encryption") {
+  let binary = URL(fileURLWithPath: encryptionBuild).appendingPathComponent("scale-amalgam").path
+  if !FileManager.default.isExecutableFile(atPath: binary) {
+    note(
+      "encryption: \(binary) is missing (swift build -c release --traits ENCRYPTION --scratch-path "
+        + ".build-encryption): skipped")
+  } else {
+    let encrypted = Contender(name: "Amalgam", executable: binary, arguments: ["amalgam"])
+    let passphrase = "peer-scale passphrase"
+    var fixtures: [Bool: String] = [:]
+    for keyed in [false, true] {
+      let fixture = work + "/encryption-\(keyed ? "keyed" : "plain").sqlite"
+      run(
+        binary,
+        ["amalgam", "prepare", "--fixture", "readers", "--path", fixture] + (keyed ? ["--key", passphrase] : []))
+      fixtures[keyed] = fixture
+    }
+    var points: [[String: Any]] = []
+    for round in 0..<roundCount {
+      for keyed in round % 2 == 0 ? [false, true] : [true, false] {
+        note("encryption: round \(round + 1)/\(roundCount), \(keyed ? "keyed" : "plain")")
+        let path = work + "/encryption-point.sqlite"
+        copyFile(fixtures[keyed] ?? "", path)
+        points.append(
+          point(encrypted, ["encrypted-pool", "--path", path, "--readers", "8", "--key", keyed ? passphrase : "none"]))
+        removeDatabase(path)
+      }
+    }
+    for fixture in fixtures.values { removeDatabase(fixture) }
+    let merged = medians(points, key: ["keyed"])
+    results["encryption"] = merged
+    print("### Encrypted pool (8 readers, every first read at once; median of \(roundCount) rounds)\n")
+    print("| database | open ms | first read, median reader ms | first read, last reader ms | CPU ms |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for point in merged {
+      let milli = { (field: String) in format((point[field] as? NSNumber).map { $0.doubleValue / 1e6 }, 1) }
+      print(
+        "| \(point["keyed"] as? Bool == true ? "keyed (ChaCha20)" : "plain") | \(milli("openNanoseconds")) | "
+          + "\(milli("firstReadMedianNanoseconds")) | \(milli("firstReadMaxNanoseconds")) | \(milli("cpuNanoseconds")) |"
+      )
+    }
+    print("")
+  }
+}
+
 results["loadAverageAtEnd"] = loadAverage()
 results["finished"] = ISO8601DateFormatter().string(from: Date())
+for curve in allCurves where only.contains(curve) && results[curve] != nil {
+  runs[curve] = [
+    "started": results["started"] ?? "", "loadAverageAtStart": loadAtStart,
+    "loadAverageAtEnd": results["loadAverageAtEnd"] ?? -1, "quick": quick, "rounds": roundCount,
+  ]
+}
+results["runs"] = runs
 do {
   let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
   try data.write(to: URL(fileURLWithPath: output))

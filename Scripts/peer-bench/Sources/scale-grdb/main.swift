@@ -14,79 +14,29 @@ struct Item: FetchableRecord {
   }
 }
 
-struct Failure: Error { let description: String }
-
 nonisolated(unsafe) let arguments = ScaleArguments(Array(CommandLine.arguments.dropFirst()))
 
 /// The readers curve: see scale-amalgam; the writer does what `write { }` does (an IMMEDIATE transaction).
 func readers() async throws -> [String: Any] {
-  let tasks = arguments.int("tasks")
-  let seconds = arguments.double("seconds")
-  let withWriter = arguments.int("writer") != 0
   let pool = try DatabasePool(path: arguments.string("path"))
   defer { try? pool.close() }
-  try await withThrowingTaskGroup(of: Void.self) { group in
-    for _ in 0..<min(tasks, pool.configuration.maximumReaderCount) {
-      group.addTask {
-        _ = try await pool.read { db in try Int.fetchOne(db.cachedStatement(sql: readersSelectSQL), arguments: [1]) }
-      }
-    }
-    try await group.waitForAll()
-  }
-  let start = nowNanoseconds()
-  let deadline = start + UInt64(seconds * 1e9)
-  let logs = try await withThrowingTaskGroup(of: LatencyLog.self) { group in
-    for task in 0..<tasks {
-      group.addTask {
-        var log = LatencyLog()
-        var counter = task
-        while true {
-          let begin = nowNanoseconds()
-          if begin >= deadline { break }
-          let key = counter % readersKeyCount + 1
-          counter &+= 7919
-          let value = try await pool.read { db in
-            try Int.fetchOne(db.cachedStatement(sql: readersSelectSQL), arguments: [key])
-          }
-          guard value != nil else { throw Failure(description: "key \(key) not found") }
-          log.latencies.append(nowNanoseconds() - begin)
+  return try await measureReaders(
+    tasks: arguments.int("tasks"), seconds: arguments.double("seconds"), withWriter: arguments.int("writer") != 0,
+    readerCount: pool.configuration.maximumReaderCount,
+    read: { key in
+      try await pool.read { db in try Int.fetchOne(db.cachedStatement(sql: readersSelectSQL), arguments: [key]) }
+    },
+    write: { key in
+      // What `pool.write { ... }` does, written out to time the part spent in SQLite apart.
+      try await pool.writeWithoutTransaction { db in
+        let start = nowNanoseconds()
+        try db.inTransaction {
+          try db.execute(sql: readersUpdateSQL, arguments: [key])
+          return .commit
         }
-        return log
+        return nowNanoseconds() - start
       }
-    }
-    if withWriter {
-      group.addTask {
-        var log = LatencyLog(isWriter: true)
-        var next = start
-        var counter = 0
-        while true {
-          let begin = nowNanoseconds()
-          if begin >= deadline { break }
-          let key = counter % readersKeyCount + 1
-          counter += 1
-          // What `pool.write { ... }` does, written out to time the part spent in SQLite apart.
-          let inside = try await pool.writeWithoutTransaction { db in
-            let start = nowNanoseconds()
-            try db.inTransaction {
-              try db.execute(sql: readersUpdateSQL, arguments: [key])
-              return .commit
-            }
-            return nowNanoseconds() - start
-          }
-          log.latencies.append(nowNanoseconds() - begin)
-          log.inside.append(inside)
-          next += 10_000_000
-          let now = nowNanoseconds()
-          if next > now { try await Task.sleep(nanoseconds: next - now) }
-        }
-        return log
-      }
-    }
-    var logs: [LatencyLog] = []
-    for try await log in group { logs.append(log) }
-    return logs
-  }
-  return readersPoint(logs: logs, seconds: seconds)
+    })
 }
 
 func fetch() throws -> [String: Any] {
@@ -132,11 +82,27 @@ func insert() throws -> [String: Any] {
   return ["rows": rows, "nanoseconds": end - begin]
 }
 
+/// The observers curve: see scale-amalgam; GRDB's ValueObservation on a DatabaseQueue, its values read
+/// through `values(in:)`.
+func observers() async throws -> [String: Any] {
+  let queue = try DatabaseQueue(path: arguments.string("path"))
+  defer { try? queue.close() }
+  try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+  return try await measureObservers(
+    count: arguments.int("count"), written: arguments.int("written") != 0, commits: arguments.int("commits"),
+    observe: { sql in
+      ValueObservation.tracking { db in try Int.fetchOne(db, sql: sql) }
+        .values(in: queue, bufferingPolicy: .bufferingNewest(1)).makeAsyncIterator()
+    },
+    write: { value in try await queue.write { db in try db.execute(sql: writtenUpdateSQL, arguments: [value]) } })
+}
+
 do {
   switch arguments.curve {
   case "readers": printPoint(try await readers())
   case "fetch": printPoint(try fetch())
   case "insert": printPoint(try insert())
+  case "observers": printPoint(try await observers())
   default: scaleFail("unknown curve '\(arguments.curve)'")
   }
 } catch {
