@@ -200,10 +200,14 @@
     return sessionError(rc, message: message)
   }
 
-  /// Takes ownership of a buffer that a session function allocated with `sqlite3_malloc`.
+  /// Takes ownership of a buffer that a session function allocated with `sqlite3_malloc`: the bytes
+  /// stay in that buffer, freed with `sqlite3_free` when the `Data` goes, so that a large changeset is
+  /// never held twice (its copy and SQLite's buffer).
   func takeSQLiteBuffer(_ pointer: UnsafeMutableRawPointer?, count: Int32) -> Data {
-    defer { sqlite3_free(pointer) }
-    guard let pointer, count > 0 else { return Data() }
-    return Data(bytes: pointer, count: Int(count))
+    guard let pointer, count > 0 else {
+      sqlite3_free(pointer)
+      return Data()
+    }
+    return Data(bytesNoCopy: pointer, count: Int(count), deallocator: .custom { bytes, _ in sqlite3_free(bytes) })
   }
 #endif
