@@ -97,13 +97,16 @@ func readers() async throws -> [String: Any] {
           let key = counter % readersKeyCount + 1
           counter += 1
           // `pool.transaction(kind) { ... }`, written out to time the part spent in SQLite apart.
-          let inside = try await pool.write { db in
+          let (closureStart, closureEnd) = try await pool.write { (db: Database) -> (UInt64, UInt64) in
             let start = nowNanoseconds()
             try db.transaction(kind) { db in try db.execute(sql: readersUpdateSQL, arguments: [key]) }
-            return nowNanoseconds() - start
+            return (start, nowNanoseconds())
           }
-          log.latencies.append(nowNanoseconds() - begin)
-          log.inside.append(inside)
+          let resumed = nowNanoseconds()
+          log.latencies.append(resumed - begin)
+          log.inside.append(closureEnd - closureStart)
+          log.toWriter.append(closureStart - begin)
+          log.back.append(resumed - closureEnd)
           next += 10_000_000
           let now = nowNanoseconds()
           if next > now { try await Task.sleep(nanoseconds: next - now) }
