@@ -101,7 +101,7 @@ extension ConcurrencyTests {
       // no other task could run until the queue is free.
       let writers = (0..<16).map { index in
         Task {
-          try await queue.write { db in try db.execute(sql: "INSERT INTO t VALUES (?)", parameterValues: [index]) }
+          try await queue.write { db in try db.execute(sql: "INSERT INTO t VALUES (\(index))") }
         }
       }
       // A watchdog thread frees the queue after a generous bound, so that a regression fails the test
