@@ -105,7 +105,8 @@ public final class DatabasePool: DatabaseWriter {
     observationCenter = ObservationCenter(writer: writer, configuration: configuration)
     readers = ReaderPool(maximumCount: configuration.maximumReaderCount) { index in
       let database = try configuration.openDatabase(path: path, role: .reader)
-      return try SerializedDatabase(database: database, label: "\(configuration.label).reader\(index)")
+      return try SerializedDatabase(
+        database: database, label: "\(configuration.label).reader\(index)", performsInlineWhenIdle: false)
     }
   }
 

@@ -60,6 +60,11 @@ public protocol DatabaseWriter: DatabaseReader {
 
   /// Runs `body` on the connection without blocking the calling task.
   ///
+  /// When the connection is idle, `body` runs at once, on the thread that runs the calling task (one
+  /// of Swift's concurrency threads, never the main actor's), without handing the work to the
+  /// connection's queue and back; when other closures are queued or running, the task suspends until
+  /// they are done.
+  ///
   /// ```swift
   /// try await queue.write { db in
   ///   try db.execute(sql: "INSERT INTO log(message) VALUES (?)", parameterValues: ["hello"])

@@ -113,6 +113,10 @@ public struct LatencyLog: Sendable {
   public var isWriter = false
   /// For the writer: the part of each commit spent inside the write closure (BEGIN, UPDATE, COMMIT).
   public var inside: [UInt64] = []
+  /// For the writer: from the call of the awaited write to its closure starting on the writer's thread.
+  public var toWriter: [UInt64] = []
+  /// For the writer: from the end of the write closure to the awaiting task running again.
+  public var back: [UInt64] = []
   public init(isWriter: Bool = false) {
     self.isWriter = isWriter
     latencies.reserveCapacity(1 << 16)
@@ -121,19 +125,31 @@ public struct LatencyLog: Sendable {
 
 /// Reduces the readers curve's logs to its point: reads per second, p99 read latency, commit median and p99.
 public func readersPoint(logs: [LatencyLog], seconds: Double) -> [String: Any] {
+  let cpu = cpuSeconds()
   var reads = logs.filter { !$0.isWriter }.flatMap(\.latencies)
   var commits = logs.filter(\.isWriter).flatMap(\.latencies)
   var inside = logs.filter(\.isWriter).flatMap(\.inside)
   var point: [String: Any] = [
     "reads": reads.count, "readsPerSecond": Double(reads.count) / seconds,
-    "readP50Microseconds": percentile(&reads, 0.5) / 1000, "readP99Microseconds": percentile(&reads, 0.99) / 1000,
+    "cpuSeconds": cpu, "readP50Microseconds": percentile(&reads, 0.5) / 1000, "readP99Microseconds": percentile(&reads, 0.99) / 1000,
   ]
   if !commits.isEmpty {
+    if ProcessInfo.processInfo.environment["SCALE_RAW_COMMITS"] != nil {
+      point["commitLatencies"] = commits.map { Double($0) / 1000 }
+    }
     point["commits"] = commits.count
     point["commitP50Microseconds"] = percentile(&commits, 0.5) / 1000
     point["commitP99Microseconds"] = percentile(&commits, 0.99) / 1000
     point["commitInSQLiteP50Microseconds"] = percentile(&inside, 0.5) / 1000
     point["commitInSQLiteP99Microseconds"] = percentile(&inside, 0.99) / 1000
+    var toWriter = logs.filter(\.isWriter).flatMap(\.toWriter)
+    var back = logs.filter(\.isWriter).flatMap(\.back)
+    if !toWriter.isEmpty {
+      point["toWriterP50Microseconds"] = percentile(&toWriter, 0.5) / 1000
+      point["toWriterP99Microseconds"] = percentile(&toWriter, 0.99) / 1000
+      point["backP50Microseconds"] = percentile(&back, 0.5) / 1000
+      point["backP99Microseconds"] = percentile(&back, 0.99) / 1000
+    }
   }
   return point
 }
@@ -209,7 +225,8 @@ public struct ScaleFailure: Error, CustomStringConvertible {
 /// task calling `write(key)` every 10 ms, which returns the nanoseconds spent inside the write closure.
 public func measureReaders(
   tasks: Int, seconds: Double, withWriter: Bool, readerCount: Int,
-  read: @escaping @Sendable (Int) async throws -> Int?, write: @escaping @Sendable (Int) async throws -> UInt64
+  read: @escaping @Sendable (Int) async throws -> Int?,
+  write: @escaping @Sendable (Int) async throws -> (closureStart: UInt64, closureEnd: UInt64)
 ) async throws -> [String: Any] {
   try await withThrowingTaskGroup(of: Void.self) { group in
     for _ in 0..<min(tasks, readerCount) { group.addTask { _ = try await read(1) } }
@@ -243,9 +260,12 @@ public func measureReaders(
           if begin >= deadline { break }
           let key = counter % readersKeyCount + 1
           counter += 1
-          let inside = try await write(key)
-          log.latencies.append(nowNanoseconds() - begin)
-          log.inside.append(inside)
+          let (closureStart, closureEnd) = try await write(key)
+          let resumed = nowNanoseconds()
+          log.latencies.append(resumed - begin)
+          log.inside.append(closureEnd - closureStart)
+          log.toWriter.append(closureStart - begin)
+          log.back.append(resumed - closureEnd)
           next += 10_000_000
           let now = nowNanoseconds()
           if next > now { try await Task.sleep(nanoseconds: next - now) }

@@ -59,10 +59,10 @@ func readers() async throws -> [String: Any] {
     read: { key in try await pool.read { db in try db.fetchOne(Int.self, sql: readersSelectSQL, arguments: [key]) } },
     write: { key in
       // `pool.transaction(kind) { ... }`, written out to time the part spent in SQLite apart.
-      try await pool.write { db in
+      try await pool.write { (db: Database) -> (closureStart: UInt64, closureEnd: UInt64) in
         let start = nowNanoseconds()
         try db.transaction(kind) { db in try db.execute(sql: readersUpdateSQL, arguments: [key]) }
-        return nowNanoseconds() - start
+        return (start, nowNanoseconds())
       }
     })
 }

@@ -28,13 +28,13 @@ func readers() async throws -> [String: Any] {
     },
     write: { key in
       // What `pool.write { ... }` does, written out to time the part spent in SQLite apart.
-      try await pool.writeWithoutTransaction { db in
+      try await pool.writeWithoutTransaction { (db: Database) -> (closureStart: UInt64, closureEnd: UInt64) in
         let start = nowNanoseconds()
         try db.inTransaction {
           try db.execute(sql: readersUpdateSQL, arguments: [key])
           return .commit
         }
-        return nowNanoseconds() - start
+        return (start, nowNanoseconds())
       }
     })
 }
