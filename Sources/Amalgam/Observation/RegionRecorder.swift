@@ -64,6 +64,8 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
   private var resolved: [String: DatabaseRegion.Table?] = [:]
   /// The virtual tables of each schema.
   private var virtualTables: [String: Set<String>] = [:]
+  /// The rows that the statement executions of the recordings under way read (see ``PinnedRowids``).
+  private let rowids = PinnedRowids()
 
   init() {}
 
@@ -92,17 +94,20 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     recorder.takeRunCounts(handle)
     let outer = recorder.capture
     recorder.capture = Capture()
+    recorder.rowids.begin(handle)
     let value: T
     do {
       value = try body()
     } catch {
+      _ = recorder.rowids.end()
       recorder.capture = outer
       throw error
     }
+    let rowids = recorder.rowids.end()
     let captured = recorder.capture ?? Capture()
     recorder.capture = outer
     let region = try recorder.region(of: captured, db, handle)
-    return (value, region)
+    return (value, rowids.isVoid ? region : region.restrictingRows(rowids.pinned))
   }
 
   /// Stops listening to the connection's authorizer, which is unregistered if nothing else uses it.
@@ -264,6 +269,10 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     return SQLITE_OK
   }
 
+  func unregisterCallbacks(_ handle: OpaquePointer) {
+    rowids.stop(handle)
+  }
+
   func connectionDidClose() {
     capture = nil
     isListening = false
@@ -273,7 +282,7 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
 }
 
 /// A copy of a C string, with its terminating NUL.
-private func copyCString(_ text: UnsafePointer<CChar>) -> ContiguousArray<CChar> {
+func copyCString(_ text: UnsafePointer<CChar>) -> ContiguousArray<CChar> {
   var copy = ContiguousArray<CChar>()
   var character = text
   while character.pointee != 0 {
