@@ -1,4 +1,5 @@
 import AmalgamSQLite
+import Foundation
 import Testing
 
 @testable import Amalgam
@@ -240,6 +241,45 @@ private func change(_ name: String, rows rowids: Set<Int64>) -> DatabaseRegion {
       try db.execute(sql: "CREATE TABLE extra(x)")
     }
     #expect(region.region(of: t)?.rowids == nil)
+  }
+
+  @Test func aStatementPreparedAgainAfterASchemaChangeIsAnalysedAgain() throws {
+    let db = try makeDatabase()
+    let statement = try db.prepare(sql: "SELECT name FROM t WHERE id = ?")
+    try statement.bind(value: 1, toParameter: 1)
+    let before = try recordedRegion(db) { _ = try statement.front(String.self) }
+    #expect(before.region(of: t)?.rowids == [1])
+    // The same SQL now reads a WITHOUT ROWID table through its primary key's index: every row.
+    try db.batch(
+      sql: """
+        DROP VIEW tv;
+        DROP TABLE t;
+        CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT) WITHOUT ROWID;
+        """)
+    let after = try recordedRegion(db) { _ = try statement.front(String.self) }
+    #expect(after.contains(table: "t"))
+    #expect(after.region(of: t)?.rowids == nil)
+  }
+
+  @Test func aSchemaChangedByAnotherConnectionLeavesTheRecordingThatNoticedItWhole() throws {
+    try withTemporaryDirectory { (directory: URL) throws -> Void in
+      let path = directory.appendingPathComponent("schema.sqlite").path
+      let db = try Database(path: path)
+      try db.batch(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'one')")
+      let statement = try db.prepare(sql: "SELECT name FROM t WHERE id = 1")
+      let first = try recordedRegion(db) { _ = try statement.front(String.self) }
+      #expect(first.region(of: t)?.rowids == [1])
+      // SQLite sees the other connection's change inside the step, once the execution started: it
+      // prepares the statement again and runs it without reporting it a second time.
+      let other = try Database(path: path)
+      try other.execute(sql: "CREATE TABLE u(x)")
+      var name: String?
+      let noticing = try recordedRegion(db) { name = try statement.front(String.self) }
+      #expect(name == "one")
+      #expect(noticing.region(of: t)?.rowids == nil)
+      let next = try recordedRegion(db) { _ = try statement.front(String.self) }
+      #expect(next.region(of: t)?.rowids == [1])
+    }
   }
 
   @Test func anOpaqueStatementLeavesEveryTableWhole() throws {
