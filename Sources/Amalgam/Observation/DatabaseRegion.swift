@@ -114,6 +114,9 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
     self.restrictions = restrictions.filter { tables.contains($0.key) && !$0.value.isWhole }
   }
 
+  /// Whether some table of the region is restricted to columns or rows.
+  var hasRestrictions: Bool { !restrictions.isEmpty }
+
   /// What the region holds of `table`: `nil` when it does not hold it.
   func region(of table: Table) -> TableRegion? {
     if isFullDatabase { return .whole }
