@@ -625,6 +625,10 @@ extension ChangeTracker {
         }
         return
       }
+      // Reading the schema inside an open transaction would take the file's shared lock until it ends
+      // (another process could not commit meanwhile): the plans wait for the transaction's end, and
+      // until then the details of old plans go unused (their version differs).
+      guard sqlite3_get_autocommit(handle) != 0 else { return }
       // Details gathered under the old plans may lack columns the new ones compare.
       for number in detailNumbers where number < details.count { details[number] = .whole }
       plans = []
@@ -779,9 +783,12 @@ extension ChangeTracker {
     dispatcher?.soleListener = connection.existingState(ChangeTracker.self)
     defer { dispatcher?.soleListener = previous }
     guard
-      let kind = rows(handle, "PRAGMA \(schema).table_list(\(name))", { statement in
-        (sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? "", sqlite3_column_int(statement, 4))
-      }).first, kind.0 == "table", kind.1 == 0
+      let kind = rows(
+        handle, "PRAGMA \(schema).table_list(\(name))",
+        { statement in
+          (sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? "", sqlite3_column_int(statement, 4))
+        }
+      ).first, kind.0 == "table", kind.1 == 0
     else { return nil }
     let columns = rows(handle, "PRAGMA \(schema).table_xinfo(\(name))") { statement in
       (
