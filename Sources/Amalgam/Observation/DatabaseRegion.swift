@@ -15,7 +15,9 @@
 /// count(*) FROM t` depends on the set of rows only) and to a set of rowids. A commit's region says
 /// which columns an `UPDATE` changed; an `INSERT` or `DELETE`, or an `UPDATE` that changes a rowid,
 /// changes every column of its rows. Two regions intersect on a table when their columns meet (or one
-/// of them is whole) and their rowids meet (or one of them has every row).
+/// of them is whole) and their rowids meet (or one of them has every row). Where SQLite does not say
+/// which columns changed (`WITHOUT ROWID` and virtual tables, tables with generated columns, a
+/// connection whose pre-update hook a session holds), a commit's table is whole.
 ///
 /// Table and column names compare without regard to ASCII case, table names within their schema
 /// (`"main"`, `"temp"`, or an attached database's name). A region that reads a virtual table also
@@ -113,6 +115,9 @@ public struct DatabaseRegion: Sendable, Hashable, CustomStringConvertible {
     self.virtualTables = virtualTables
     self.restrictions = restrictions.filter { tables.contains($0.key) && !$0.value.isWhole }
   }
+
+  /// Whether some table of the region is restricted to columns or rows.
+  var hasRestrictions: Bool { !restrictions.isEmpty }
 
   /// What the region holds of `table`: `nil` when it does not hold it.
   func region(of table: Table) -> TableRegion? {

@@ -1,7 +1,8 @@
 import AmalgamSQLite
 
 /// Records the region a closure reads on a connection, from what SQLite's authorizer reports while
-/// statements are prepared.
+/// statements are prepared: each table, restricted to the columns read (`SQLITE_READ` names them), but
+/// virtual tables, which stay whole.
 ///
 /// The recorder listens to the connection's one authorizer from its first use on, and never registers
 /// it again (registering makes SQLite prepare every statement of the connection again). A closure's
@@ -21,7 +22,10 @@ import AmalgamSQLite
 final class RegionRecorder: ConnectionState, AuthorizerListener {
   /// What the authorizer reported during one recording.
   private struct Capture {
-    var tables: Set<DatabaseRegion.Table> = []
+    /// The tables read, with the lowercased names of the columns read: SQLite's fake column `""` for a
+    /// table used without reading a column (a real column may have that name too: it is kept, so that
+    /// such a column is never missed).
+    var tables: [DatabaseRegion.Table: Set<String>] = [:]
     /// Tables named without a schema and with no column read: resolved once the statement is prepared.
     var unqualified: Set<String> = []
     var readsEverything = false
@@ -29,6 +33,7 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     /// building the same table again for each of its columns.
     var lastSchema: UnsafePointer<CChar>?
     var lastName: UnsafePointer<CChar>?
+    var lastTable: DatabaseRegion.Table?
   }
 
   /// The region of a statement prepared before a recording, valid while SQLite has not prepared it
@@ -73,6 +78,9 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
   /// seen (a `CREATE`, `DROP`, `ALTER`, `ATTACH` or `DETACH` prepared on a recording connection, a
   /// commit whose changes are the whole database). Over-counting only costs preparing statements again.
   private static let schemaEpoch = LockedState(0)
+
+  /// The count of schema changes seen so far (see ``schemaMayHaveChanged()``).
+  static var currentSchemaEpoch: Int { schemaEpoch.withLock { $0 } }
 
   /// Tells every recorder that the tables a statement resolves to may have changed.
   static func schemaMayHaveChanged() {
@@ -195,17 +203,23 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     return try resolve(captured, db, handle)
   }
 
-  /// The region of what was captured: unqualified names resolved, virtual tables marked.
+  /// The region of what was captured: unqualified names resolved, virtual tables marked and whole
+  /// (what SQLite reads of them is up to the module), the other tables restricted to the columns read.
   private func resolve(_ captured: Capture, _ db: Database, _ handle: OpaquePointer) throws -> DatabaseRegion {
-    var tables = captured.tables
+    var columns = captured.tables
     for name in captured.unqualified {
-      if let table = resolve(name, handle) { tables.insert(table) }
+      if let table = resolve(name, handle) { columns[table, default: []].insert("") }
     }
     var marked: Set<DatabaseRegion.Table> = []
-    for table in tables where try virtualTables(of: table.schema, db).contains(table.name) {
-      marked.insert(table)
+    var restrictions: [DatabaseRegion.Table: DatabaseRegion.TableRegion] = [:]
+    for (table, read) in columns {
+      if try virtualTables(of: table.schema, db).contains(table.name) {
+        marked.insert(table)
+      } else {
+        restrictions[table] = DatabaseRegion.TableRegion(columns: read)
+      }
     }
-    return DatabaseRegion(tables: tables, virtualTables: marked)
+    return DatabaseRegion(tables: Set(columns.keys), virtualTables: marked, restrictions: restrictions)
   }
 
   /// The table that SQLite resolves the unqualified `name` to: the first schema holding a table of
@@ -244,12 +258,18 @@ final class RegionRecorder: ConnectionState, AuthorizerListener {
     switch code {
     case SQLITE_READ:
       guard capture != nil, let argument1 else { return SQLITE_OK }
-      if argument1 == capture?.lastName, databaseName == capture?.lastSchema { return SQLITE_OK }
       if let databaseName {
-        capture?.tables.insert(
-          DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: argument1)))
-        capture?.lastSchema = databaseName
-        capture?.lastName = argument1
+        let table: DatabaseRegion.Table
+        if argument1 == capture?.lastName, databaseName == capture?.lastSchema, let last = capture?.lastTable {
+          table = last
+        } else {
+          table = DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: argument1))
+          capture?.lastSchema = databaseName
+          capture?.lastName = argument1
+          capture?.lastTable = table
+        }
+        let column = argument2.map { String(cString: $0).lowercased() } ?? ""
+        capture?.tables[table, default: []].insert(column)
       } else {
         // SQLite names no schema for a table it uses without reading a column, unless the SQL did.
         capture?.unqualified.insert(String(cString: argument1).lowercased())
