@@ -695,6 +695,11 @@ extension ChangeTracker {
         preTableNumber = number
       }
       guard number < plans.count, let plan = plans[number] else { return }
+      if let held = details[number], held.isWhole {
+        // Nothing more to learn of the table: pairing this row with the update hook's report tells nothing.
+        preCode = 0
+        return
+      }
       preCode = code
       preTable = number
       preRowid = code == SQLITE_DELETE ? oldRowid : newRowid
