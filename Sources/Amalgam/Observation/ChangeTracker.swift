@@ -136,6 +136,12 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   @exclusivity(unchecked) private var preTableNumber = 0
   /// Whether this tracker's pre-update callback is installed.
   @exclusivity(unchecked) private var isListeningBeforeUpdates = false
+  /// The tables that statements prepared since the tracker was installed update (as SQLite authorized
+  /// them, triggers included): the pre-update callback, which SQLite would call for every row written,
+  /// is installed only once a planned table is among them (or rowids are tracked). An `UPDATE` that
+  /// the authorizer did not report (a foreign-key action) is then unpaired, and changes its table as a
+  /// whole.
+  @exclusivity(unchecked) private var updatedTables: Set<DatabaseRegion.Table> = []
 
   init() {}
 
@@ -184,6 +190,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     dropPlans()
     stopListeningBeforeUpdates(connection, handle)
     resetDetails()
+    updatedTables = []
   }
 
   func addObserver(_ observer: any TransactionObserver) {
@@ -249,6 +256,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     }
   }
 
+  private func number(ifKnown table: DatabaseRegion.Table) -> Int? {
+    tableNumbers[table]
+  }
+
   private func number(of table: DatabaseRegion.Table) -> Int {
     if let number = tableNumbers[table] { return number }
     tables.append(table)
@@ -307,6 +318,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       }
       let table = DatabaseRegion.Table(schema: databaseName.map { String(cString: $0) } ?? "main", name: name)
       if !rowidTables.contains(table) { suspects.insert(table) }
+      if code == SQLITE_UPDATE, updatedTables.insert(table).inserted { listenBeforeUpdatesIfNeeded() }
       guard code == SQLITE_DELETE else { return SQLITE_OK }
       if dropping == table.name { return SQLITE_OK }
       return SQLITE_IGNORE
@@ -619,10 +631,7 @@ extension ChangeTracker {
       let epoch = RegionRecorder.currentSchemaEpoch
       if version == plansVersion && epoch == plansEpoch {
         // A session may have left the slot since it took it.
-        if hasPlans && !isListeningBeforeUpdates, let dispatcher = PreUpdateDispatcher.on(connection, handle) {
-          dispatcher.listener = self
-          isListeningBeforeUpdates = true
-        }
+        listenBeforeUpdatesIfNeeded()
         return
       }
       // Reading the schema inside an open transaction would take the file's shared lock until it ends
@@ -646,13 +655,26 @@ extension ChangeTracker {
       }
       if plans.count > details.count { details += Array(repeating: nil, count: plans.count - details.count) }
       if hasPlans {
-        if !isListeningBeforeUpdates, let dispatcher = PreUpdateDispatcher.on(connection, handle) {
-          dispatcher.listener = self
-          isListeningBeforeUpdates = true
-        }
+        listenBeforeUpdatesIfNeeded()
       } else {
         stopListeningBeforeUpdates(connection, handle)
       }
+    #endif
+  }
+
+  /// Installs the pre-update callback when a plan needs it: rowids are tracked, or a statement updates
+  /// a planned table. Called between closures, and from the authorizer while SQLite prepares an
+  /// `UPDATE` (before the statement can run).
+  fileprivate func listenBeforeUpdatesIfNeeded() {
+    #if ENABLE_PREUPDATE_HOOK
+      guard hasPlans, !isListeningBeforeUpdates, let connection = connection?.object, let handle = connection.handle,
+        plansTrackRowids
+          || updatedTables.contains(where: { number(ifKnown: $0).map { $0 < plans.count && plans[$0] != nil } ?? false }
+          )
+      else { return }
+      guard let dispatcher = PreUpdateDispatcher.on(connection, handle) else { return }
+      dispatcher.listener = self
+      isListeningBeforeUpdates = true
     #endif
   }
 
@@ -695,6 +717,11 @@ extension ChangeTracker {
         preTableNumber = number
       }
       guard number < plans.count, let plan = plans[number] else { return }
+      if let held = details[number], held.isWhole {
+        // Nothing more to learn of the table: pairing this row with the update hook's report tells nothing.
+        preCode = 0
+        return
+      }
       preCode = code
       preTable = number
       preRowid = code == SQLITE_DELETE ? oldRowid : newRowid

@@ -114,6 +114,44 @@ private final class Recorder: TransactionObserver {
     #expect(fetches.current == before + 2)
   }
 
+  @Test func aRegionOfSomeRowidsIsRefetchedOnlyWhenOneOfItsRowsChanges() async throws {
+    let queue = try DatabaseQueue()
+    try queue.sync { db in
+      try db.batch(
+        sql: """
+          CREATE TABLE u(id INTEGER PRIMARY KEY, k TEXT UNIQUE, a INTEGER);
+          INSERT INTO u(k, a) VALUES ('x', 1), ('y', 2), ('z', 3);
+          """)
+    }
+    var firstRow = DatabaseRegion()
+    firstRow.insert(
+      DatabaseRegion.Table(schema: "main", name: "u"), DatabaseRegion.TableRegion(columns: ["a"], rowids: [1]))
+    let fetches = Shared(0)
+    let values = Collector(
+      queue.observe { db in
+        fetches.withLock { $0 += 1 }
+        return try db.prepare(sql: "SELECT coalesce(sum(a), 0) FROM u WHERE id = 1").front(Int.self) ?? -1
+      }.tracking(firstRow))
+    defer { values.task.cancel() }
+    #expect(await values.waitFor(count: 1))
+    let before = fetches.current
+    // Other rows: no query.
+    try queue.sync { db in try db.execute(sql: "UPDATE u SET a = 20 WHERE id = 2") }
+    try queue.sync { db in try db.execute(sql: "INSERT INTO u(k, a) VALUES ('w', 4)") }
+    try queue.sync { db in try db.execute(sql: "DELETE FROM u WHERE id = 3") }
+    try queue.sync { db in try db.execute(sql: "UPDATE u SET a = 10 WHERE id = 1") }
+    #expect(await values.waitFor(count: 2))
+    #expect(fetches.current == before + 1)
+    // A row deleted by REPLACE conflict resolution, which the update hook does not report.
+    try queue.sync { db in try db.execute(sql: "UPDATE OR REPLACE u SET k = 'x' WHERE id = 2") }
+    #expect(await values.waitFor(count: 3))
+    // A row moved to the rowid.
+    try queue.sync { db in try db.execute(sql: "UPDATE u SET id = 1 WHERE id = 2") }
+    #expect(await values.waitFor(count: 4))
+    #expect(values.current == [1, 10, 0, 20])
+    #expect(fetches.current == before + 3)
+  }
+
   @Test func anUpdateThroughATriggerOfAReadColumnRunsTheQuery() async throws {
     let queue = try DatabaseQueue()
     try queue.sync { db in
