@@ -154,35 +154,18 @@
     /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
     @discardableResult
     public func setPreUpdateHook(_ hook: @escaping (PreUpdateEvent) -> Void) -> Bool {
-      if let owner = connection.existingState(HookRegistry.self)?.slots[.preUpdate],
-        !(owner is HookBox<(PreUpdateEvent) -> Void>)
-      {
+      if let owner = connection.existingState(HookRegistry.self)?.slots[.preUpdate], !(owner is PreUpdateDispatcher) {
         SQLiteLog.write(
           "The pre-update hook is in use by a session on this connection; delete the session first",
           code: .misuse)
         return false
       }
       do {
-        try installHook(HookBox(hook), in: .preUpdate) { handle, userData in
-          sqlite3_preupdate_hook(
-            handle,
-            { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
-              guard let userData, let operation = DatabaseEvent.Operation(code: code) else { return }
-              let box = HookBox<(PreUpdateEvent) -> Void>.from(userData)
-              box.scope.run { token in
-                let blobWriteColumn = sqlite3_preupdate_blobwrite(connection)
-                let event = PreUpdateEvent(
-                  operation: operation, databaseName: hookString(databaseName) ?? "",
-                  tableName: hookString(tableName) ?? "",
-                  oldRowid: operation == .insert ? nil : oldRowid,
-                  newRowid: operation == .delete ? nil : newRowid,
-                  columnCount: Int(sqlite3_preupdate_count(connection)),
-                  depth: Int(sqlite3_preupdate_depth(connection)),
-                  blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
-                  handle: connection, token: token)
-                box.call { $0(event) }
-              }
-            }, userData)
+        try connection.withHandle { handle in
+          let box = HookBox(hook)
+          box.connection = Unretained(connection)
+          box.restriction = HookSlot.preUpdate.restriction
+          PreUpdateDispatcher.on(connection, handle)?.userHook = box
         }
         return true
       } catch {
@@ -196,10 +179,10 @@
     ///
     /// Related SQLite documentation: <https://sqlite.org/c3ref/preupdate_blobwrite.html>
     public func removePreUpdateHook() {
-      guard connection.existingState(HookRegistry.self)?.slots[.preUpdate] is HookBox<(PreUpdateEvent) -> Void>
-      else { return }
-      try? installHook(HookBox<(PreUpdateEvent) -> Void>?.none, in: .preUpdate) { handle, _ in
-        sqlite3_preupdate_hook(handle, nil, nil)
+      guard let dispatcher = PreUpdateDispatcher.existing(on: connection), dispatcher.userHook != nil else { return }
+      try? connection.withHandle { handle in
+        dispatcher.userHook = nil
+        dispatcher.uninstallIfUnused(connection, handle)
       }
     }
 
@@ -212,7 +195,102 @@
     /// long as the callback is installed, and remove it when it is uninstalled. ``setPreUpdateHook(_:)``
     /// then refuses too, so the two never silently overwrite each other.
     var isPreUpdateHookInUse: Bool {
-      connection.existingState(HookRegistry.self)?.slots[.preUpdate] != nil
+      switch connection.existingState(HookRegistry.self)?.slots[.preUpdate] {
+      case nil: false
+      case let dispatcher as PreUpdateDispatcher: dispatcher.userHook != nil
+      default: true
+      }
+    }
+  }
+
+  /// Told about each row that the pre-update hook reports, with SQLite's own strings (valid only during
+  /// the call): the way a capability (observation) sees the values of changing rows without taking the
+  /// user's pre-update hook. It may read the row through `sqlite3_preupdate_*` on `handle`, and must
+  /// not use the connection otherwise. The listener must be a ``ConnectionState`` of the connection:
+  /// the dispatcher does not keep it.
+  protocol PreUpdateListener: AnyObject {
+    func rowWillChange(
+      _ handle: OpaquePointer, _ code: Int32, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
+      oldRowid: Int64, newRowid: Int64)
+    /// A session took the connection's pre-update slot: the listener is not called any more, and its
+    /// dispatcher is gone.
+    func preUpdateHookWasTaken()
+  }
+
+  /// The one pre-update hook SQLite keeps per connection, shared by the user's closure and an internal
+  /// listener; it sits in the ``HookSlot/preUpdate`` slot while either is set. A session needs the slot
+  /// for itself (`sqlite3session_create` chains the previous callback's argument as a session): the
+  /// dispatcher leaves it to the session while only the listener uses it (``yieldToSession(_:_:)``).
+  final class PreUpdateDispatcher {
+    // Unchecked: read on every row, only by the thread using the connection.
+    @exclusivity(unchecked) var userHook: HookBox<(PreUpdateEvent) -> Void>?
+    /// Unowned: the listener is a state of the same connection, which outlives this dispatcher (see
+    /// ``UpdateHookDispatcher/listener``).
+    @exclusivity(unchecked) unowned(unsafe) var listener: (any PreUpdateListener)?
+
+    private init() {}
+
+    static func existing(on connection: Connection) -> PreUpdateDispatcher? {
+      connection.existingState(HookRegistry.self)?.slots[.preUpdate] as? PreUpdateDispatcher
+    }
+
+    /// The dispatcher of `connection`, registered with SQLite on first use; `nil` while a session holds
+    /// the slot.
+    static func on(_ connection: Connection, _ handle: OpaquePointer) -> PreUpdateDispatcher? {
+      let registry = connection.state(HookRegistry.self)
+      switch registry.slots[.preUpdate] {
+      case let dispatcher as PreUpdateDispatcher: return dispatcher
+      case nil: break
+      default: return nil
+      }
+      let dispatcher = PreUpdateDispatcher()
+      sqlite3_preupdate_hook(
+        handle,
+        { userData, connection, code, databaseName, tableName, oldRowid, newRowid in
+          guard let userData, let connection, let databaseName, let tableName else { return }
+          Unretained<PreUpdateDispatcher>(opaque: userData).object.dispatch(
+            connection, code, databaseName, tableName, oldRowid, newRowid)
+        }, Unretained(dispatcher).opaque)
+      registry.slots[.preUpdate] = dispatcher
+      return dispatcher
+    }
+
+    /// Unregisters the hook and releases the dispatcher once neither the user nor a listener needs it.
+    func uninstallIfUnused(_ connection: Connection, _ handle: OpaquePointer) {
+      guard userHook == nil, listener == nil else { return }
+      sqlite3_preupdate_hook(handle, nil, nil)
+      connection.existingState(HookRegistry.self)?.slots[.preUpdate] = nil
+    }
+
+    /// Leaves the slot empty for a session about to be created, telling the listener. Only while the
+    /// user's hook is not set: a session then refuses to start.
+    func yieldToSession(_ connection: Connection, _ handle: OpaquePointer) {
+      sqlite3_preupdate_hook(handle, nil, nil)
+      connection.existingState(HookRegistry.self)?.slots[.preUpdate] = nil
+      let listener = listener
+      self.listener = nil
+      listener?.preUpdateHookWasTaken()
+    }
+
+    private func dispatch(
+      _ handle: OpaquePointer, _ code: Int32, _ databaseName: UnsafePointer<CChar>,
+      _ tableName: UnsafePointer<CChar>, _ oldRowid: Int64, _ newRowid: Int64
+    ) {
+      listener?.rowWillChange(
+        handle, code, databaseName: databaseName, tableName: tableName, oldRowid: oldRowid, newRowid: newRowid)
+      guard let box = userHook, let operation = DatabaseEvent.Operation(code: code) else { return }
+      box.scope.run { token in
+        let blobWriteColumn = sqlite3_preupdate_blobwrite(handle)
+        let event = PreUpdateEvent(
+          operation: operation, databaseName: String(cString: databaseName), tableName: String(cString: tableName),
+          oldRowid: operation == .insert ? nil : oldRowid,
+          newRowid: operation == .delete ? nil : newRowid,
+          columnCount: Int(sqlite3_preupdate_count(handle)),
+          depth: Int(sqlite3_preupdate_depth(handle)),
+          blobWriteColumn: blobWriteColumn >= 0 ? Int(blobWriteColumn) : nil,
+          handle: handle, token: token)
+        box.call { $0(event) }
+      }
     }
   }
 #endif

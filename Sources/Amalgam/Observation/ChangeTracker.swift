@@ -13,10 +13,28 @@ import AmalgamSQLite
 /// - A table that a statement writes but that the update hook has never reported (a `WITHOUT ROWID`
 ///   table, or one not yet written) is a suspect: it is reported with every commit that changed rows.
 /// - A statement that changes the schema makes its transaction's changes ``DatabaseRegion/fullDatabase``.
+/// - For the rowid tables that the owner's observations read restricted to columns or rows (see
+///   ``updateDetailPlans(_:reads:version:)``), the pre-update hook, shared through
+///   ``PreUpdateDispatcher``, tells which of those columns an `UPDATE` changed (old and new values
+///   compared) and which rowids changed. Each row the update hook reports must have been seen by the
+///   pre-update hook just before; a row that was not (a session holds the slot, or someone replaced the
+///   callback through the C handle) makes its table's change whole for the commit: a missing callback
+///   reports more, never less.
 ///
 /// Used only on the thread using the connection, so its fields skip the dynamic exclusivity checks that
 /// would otherwise run on every row.
 final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListener, AuthorizerListener {
+  /// What the tracker learns of an `UPDATE` of one table beyond "changed".
+  struct DetailPlan {
+    /// The table's number of columns when planned: `sqlite3_preupdate_count` must agree.
+    var columnCount: Int32
+    /// The columns some observation reads, by their index in the table, and their lowercased names.
+    var columnIndexes: [Int32]
+    var columnNames: [String]
+    /// Whether some observation reads the table restricted to rowids.
+    var tracksRowids: Bool
+  }
+
   /// The changes of one savepoint level of the open transaction (level 0: outside savepoints).
   private struct Level {
     /// The tables changed, by their number in ``ChangeTracker/tables`` (a transaction changes few).
@@ -32,7 +50,8 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// The end of a transaction, held while the observers are being told about a commit (see
   /// ``isNotifying``).
   private enum Notice {
-    case commit(DatabaseRegion)
+    /// The changes for the observers, and the detailed ones for the observations.
+    case commit(DatabaseRegion, DatabaseRegion)
     case rollback
   }
 
@@ -88,6 +107,41 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// The table of the `DROP TABLE` SQLite authorized last: the `DELETE` authorized right after it
   /// must not be ignored.
   @exclusivity(unchecked) private var droppingTable: String?
+  /// Whether the last table the update hook reported needs no more detail in this transaction: it has
+  /// no plan, or its change is already whole.
+  @exclusivity(unchecked) private var lastTableSettled = false
+
+  // Detail (column and rowid) tracking; see ``DetailPlan``.
+  /// The plans, by table number; `nil` for a table changed as a whole.
+  @exclusivity(unchecked) private var plans: [DetailPlan?] = []
+  @exclusivity(unchecked) private var hasPlans = false
+  @exclusivity(unchecked) private var plansTrackRowids = false
+  /// The observation center's index version and the schema epoch the plans were made for: the details
+  /// are used only while the index keeps that version.
+  @exclusivity(unchecked) private var plansVersion = UInt64.max
+  @exclusivity(unchecked) private var plansEpoch = -1
+  /// What changed of each planned table since the last report, by table number (`nil`: nothing seen
+  /// yet, which counts as whole once the table changed).
+  @exclusivity(unchecked) private var details: [DatabaseRegion.TableRegion?] = []
+  @exclusivity(unchecked) private var detailNumbers: [Int] = []
+  /// The last row the pre-update hook reported (operation 0: none, or already paired with the update
+  /// hook's report of it).
+  @exclusivity(unchecked) private var preCode: Int32 = 0
+  @exclusivity(unchecked) private var preTable = 0
+  @exclusivity(unchecked) private var preRowid: Int64 = 0
+  /// The table of the last row the pre-update hook reported, to skip finding its number again.
+  @exclusivity(unchecked) private var preDatabaseName: UnsafePointer<CChar>?
+  @exclusivity(unchecked) private var preTableName: UnsafePointer<CChar>?
+  @exclusivity(unchecked) private var preTableCopy = ContiguousArray<CChar>()
+  @exclusivity(unchecked) private var preTableNumber = 0
+  /// Whether this tracker's pre-update callback is installed.
+  @exclusivity(unchecked) private var isListeningBeforeUpdates = false
+  /// The tables that statements prepared since the tracker was installed update (as SQLite authorized
+  /// them, triggers included): the pre-update callback, which SQLite would call for every row written,
+  /// is installed only once a planned table is among them (or rowids are tracked). An `UPDATE` that
+  /// the authorizer did not report (a foreign-key action) is then unpaired, and changes its table as a
+  /// whole.
+  @exclusivity(unchecked) private var updatedTables: Set<DatabaseRegion.Table> = []
 
   init() {}
 
@@ -133,6 +187,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     suspects = []
     rowidTables = []
     forgetLastTable()
+    dropPlans()
+    stopListeningBeforeUpdates(connection, handle)
+    resetDetails()
+    updatedTables = []
   }
 
   func addObserver(_ observer: any TransactionObserver) {
@@ -151,6 +209,8 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     commitChecks = []
     commitSink = nil
     isInstalled = false
+    isListeningBeforeUpdates = false
+    dropPlans()
   }
 
   // MARK: Rows
@@ -164,7 +224,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       isCopy(lastTableCopy, of: tableName)
     {
       number = lastTable
-      if lastTableRecorded && observers.isEmpty { return }
+      if lastTableRecorded && lastTableSettled && observers.isEmpty { return }
     } else {
       let table = DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: tableName))
       number = self.number(of: table)
@@ -178,11 +238,13 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       lastDatabaseName = databaseName
       lastTableName = tableName
       lastTable = number
+      lastTableSettled = false
       if suspects.remove(table) != nil || !rowidTables.contains(table) { rowidTables.insert(table) }
     }
     let level = levels.count - 1
     if !levels[level].tableNumbers.contains(number) { levels[level].tableNumbers.append(number) }
     lastTableRecorded = true
+    if !lastTableSettled { lastTableSettled = noteDetail(code, number, rowid) }
     guard !observers.isEmpty, let operation = DatabaseEvent.Operation(code: code) else { return }
     let event = DatabaseEvent(
       operation: operation, databaseName: tables[number].schema, tableName: String(cString: tableName),
@@ -192,6 +254,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     } else {
       tell(event)
     }
+  }
+
+  private func number(ifKnown table: DatabaseRegion.Table) -> Int? {
+    tableNumbers[table]
   }
 
   private func number(of table: DatabaseRegion.Table) -> Int {
@@ -226,6 +292,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     lastDatabaseName = nil
     lastTableName = nil
     lastTableRecorded = false
+    lastTableSettled = false
+    preDatabaseName = nil
+    preTableName = nil
+    preCode = 0
   }
 
   // MARK: Statements
@@ -248,6 +318,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       }
       let table = DatabaseRegion.Table(schema: databaseName.map { String(cString: $0) } ?? "main", name: name)
       if !rowidTables.contains(table) { suspects.insert(table) }
+      if code == SQLITE_UPDATE, updatedTables.insert(table).inserted { listenBeforeUpdatesIfNeeded() }
       guard code == SQLITE_DELETE else { return SQLITE_OK }
       if dropping == table.name { return SQLITE_OK }
       return SQLITE_IGNORE
@@ -258,6 +329,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       // The table may come back under the same name, WITHOUT ROWID or not.
       forgetLastTable()
       rowidTables = []
+      dropPlans()
       return SQLITE_OK
     case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
       SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
@@ -265,6 +337,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
       SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE:
       schemaChanged = true
       forgetLastTable()
+      dropPlans()
       return SQLITE_OK
     default:
       return SQLITE_OK
@@ -337,6 +410,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     committedRowsChanged = false
     totalChanges = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     reset()
+    resetDetails()
     guard !observers.isEmpty else { return }
     if isNotifying {
       heldNotices.append(.rollback)
@@ -362,7 +436,10 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     if observers.isEmpty, !isNotifying, !withSuspects, !committedSchemaChange, commitSink != nil {
       // The common case: the center looks each changed table up, and builds a region only if an
       // observation reads one of them. Nothing here can commit again.
-      defer { empty(&committedTables) }
+      defer {
+        empty(&committedTables)
+        resetDetails()
+      }
       guard !committedTables.isEmpty else { return }
       if let sinkIndexVersion, interest.version == amalgam_load_relaxed(sinkIndexVersion),
         interest.answer(committedTables) == false
@@ -370,51 +447,60 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
         return
       }
       if let commitSink, commitSink.concerns(committedTables, of: tables, cache: &interest) {
-        commitSink.report(region(committedTables, schemaChanged: false))
+        commitSink.report(detailedRegion(committedTables))
       }
       return
     }
     // Forgotten before anyone is told: an observer may commit again from here.
     var changes = region(committedTables, schemaChanged: committedSchemaChange)
+    // The observers' regions are theirs, which the plans do not know: they are told of whole tables.
+    var detailed = committedSchemaChange ? changes : detailedRegion(committedTables)
     empty(&committedTables)
+    resetDetails()
     committedSchemaChange = false
-    if withSuspects { changes.formUnion(DatabaseRegion(tables: suspects)) }
+    if withSuspects {
+      changes.formUnion(DatabaseRegion(tables: suspects))
+      detailed.formUnion(DatabaseRegion(tables: suspects))
+    }
     guard !changes.isEmpty else { return }
     if isNotifying {
-      heldNotices.append(.commit(changes))
+      heldNotices.append(.commit(changes, detailed))
       return
     }
     isNotifying = true
     defer { isNotifying = false }
-    tellCommit(changes)
+    tellCommit(changes, detailed)
     // What the observers' own writes reported meanwhile, in order (which may hold more).
     while !heldNotices.isEmpty {
       switch heldNotices.removeFirst() {
-      case .commit(let changes): tellCommit(changes)
+      case .commit(let changes, let detailed): tellCommit(changes, detailed)
       case .rollback: tellRollback(connection)
       }
     }
   }
 
-  /// Tells the observers, then the owner's observations, that a commit changed `changes`. The
-  /// observers may use the connection: the commit is done.
-  private func tellCommit(_ changes: DatabaseRegion) {
+  /// Tells the observers that a commit changed `changes`, then the owner's observations that it changed
+  /// `detailed` (the same tables, restricted to the columns and rows that changed where the plans
+  /// say). The observers may use the connection: the commit is done.
+  private func tellCommit(_ changes: DatabaseRegion, _ detailed: DatabaseRegion) {
     for entry in observers {
       guard let observer = entry.observer, observer.observedRegion.intersects(changes) else { continue }
       observer.databaseDidCommit(changes: changes)
     }
-    commitSink?.report(changes)
+    commitSink?.report(detailed)
   }
 
   func savepointDidBegin(on connection: Connection) {
     levels.append(Level())
     lastTableRecorded = false
+    lastTableSettled = false
   }
 
   func savepointDidEnd(on connection: Connection, rolledBack: Bool) {
     guard levels.count > 1 else { return }
     let level = levels.removeLast()
     lastTableRecorded = false
+    lastTableSettled = false
     guard !rolledBack else { return }
     for number in level.tableNumbers where !levels[levels.count - 1].tableNumbers.contains(number) {
       levels[levels.count - 1].tableNumbers.append(number)
@@ -473,8 +559,294 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     schemaChanged = false
     rowsChanged = false
     lastTableRecorded = false
+    lastTableSettled = false
   }
 }
+
+// MARK: - Columns and rowids
+
+extension ChangeTracker {
+  /// Notes what the update hook reported of a row of the table numbered `number`, against what the
+  /// pre-update hook reported just before; returns whether the table needs no more detail in this
+  /// transaction.
+  fileprivate func noteDetail(_ code: Int32, _ number: Int, _ rowid: Int64) -> Bool {
+    guard hasPlans, number < plans.count, let plan = plans[number] else { return true }
+    let paired = preCode == code && preTable == number && preRowid == rowid
+    preCode = 0
+    var detail = details[number] ?? DatabaseRegion.TableRegion(columns: [], rowids: plan.tracksRowids ? [] : nil)
+    if details[number] == nil { detailNumbers.append(number) }
+    if !paired {
+      // Not seen by the pre-update hook: what changed is unknown.
+      detail = .whole
+    } else if code != SQLITE_UPDATE {
+      // An inserted or deleted row: the set of rows changed (its rowid was noted before).
+      detail.columns = nil
+    }
+    details[number] = detail
+    return detail.columns == nil && (detail.rowids == nil || !plan.tracksRowids)
+  }
+
+  /// The region of the tables numbered `numbers`, each restricted to what changed of it where a plan
+  /// says, or whole.
+  fileprivate func detailedRegion(_ numbers: [Int]) -> DatabaseRegion {
+    let region = DatabaseRegion(tables: Set(numbers.map { tables[$0] }))
+    guard !detailNumbers.isEmpty, let sinkIndexVersion, plansVersion == amalgam_load_relaxed(sinkIndexVersion)
+    else { return region }
+    var restrictions: [DatabaseRegion.Table: DatabaseRegion.TableRegion] = [:]
+    for number in numbers where number < details.count {
+      if let detail = details[number], !detail.isWhole { restrictions[tables[number]] = detail }
+    }
+    guard !restrictions.isEmpty else { return region }
+    return DatabaseRegion(tables: region.tables, restrictions: restrictions)
+  }
+
+  fileprivate func resetDetails() {
+    guard !detailNumbers.isEmpty else { return }
+    for number in detailNumbers where number < details.count { details[number] = nil }
+    detailNumbers.removeAll(keepingCapacity: true)
+  }
+
+  /// Forgets the plans (the schema may have changed): every table is changed as a whole until
+  /// ``updateDetailPlans(_:reads:version:)`` makes them again.
+  fileprivate func dropPlans() {
+    guard hasPlans || !plans.isEmpty else { return }
+    plans = []
+    hasPlans = false
+    plansTrackRowids = false
+    plansVersion = .max
+    for number in detailNumbers where number < details.count { details[number] = .whole }
+  }
+
+  /// Makes the plans again when the observations' index changed `version` (read before `reads` is
+  /// called: plans made from reads newer than it are only judged stale) or a schema may have
+  /// changed: for each table in `reads` (what the observations read of the tables they read
+  /// restricted to columns or rows), the columns to compare, unless the table is changed as a whole (a
+  /// `WITHOUT ROWID` or virtual table, a table with generated columns, or a build without the
+  /// pre-update hook). Called on the connection, between its closures.
+  func updateDetailPlans(
+    _ handle: OpaquePointer, reads: () -> [DatabaseRegion.Table: DatabaseRegion.TableRegion], version: UInt64
+  ) {
+    #if ENABLE_PREUPDATE_HOOK
+      guard let connection = connection?.object else { return }
+      let epoch = RegionRecorder.currentSchemaEpoch
+      if version == plansVersion && epoch == plansEpoch {
+        // A session may have left the slot since it took it.
+        listenBeforeUpdatesIfNeeded()
+        return
+      }
+      // Reading the schema inside an open transaction would take the file's shared lock until it ends
+      // (another process could not commit meanwhile): the plans wait for the transaction's end, and
+      // until then the details of old plans go unused (their version differs).
+      guard sqlite3_get_autocommit(handle) != 0 else { return }
+      // Details gathered under the old plans may lack columns the new ones compare.
+      for number in detailNumbers where number < details.count { details[number] = .whole }
+      plans = []
+      hasPlans = false
+      plansTrackRowids = false
+      plansVersion = version
+      plansEpoch = epoch
+      for (table, read) in reads() where !read.isWhole {
+        guard let plan = makePlan(table, read, connection, handle) else { continue }
+        let number = self.number(of: table)
+        if plans.count <= number { plans += Array(repeating: nil, count: number + 1 - plans.count) }
+        plans[number] = plan
+        hasPlans = true
+        plansTrackRowids = plansTrackRowids || plan.tracksRowids
+      }
+      if plans.count > details.count { details += Array(repeating: nil, count: plans.count - details.count) }
+      if hasPlans {
+        listenBeforeUpdatesIfNeeded()
+      } else {
+        stopListeningBeforeUpdates(connection, handle)
+      }
+    #endif
+  }
+
+  /// Installs the pre-update callback when a plan needs it: rowids are tracked, or a statement updates
+  /// a planned table. Called between closures, and from the authorizer while SQLite prepares an
+  /// `UPDATE` (before the statement can run).
+  fileprivate func listenBeforeUpdatesIfNeeded() {
+    #if ENABLE_PREUPDATE_HOOK
+      guard hasPlans, !isListeningBeforeUpdates, let connection = connection?.object, let handle = connection.handle,
+        plansTrackRowids
+          || updatedTables.contains(where: { number(ifKnown: $0).map { $0 < plans.count && plans[$0] != nil } ?? false }
+          )
+      else { return }
+      guard let dispatcher = PreUpdateDispatcher.on(connection, handle) else { return }
+      dispatcher.listener = self
+      isListeningBeforeUpdates = true
+    #endif
+  }
+
+  fileprivate func stopListeningBeforeUpdates(_ connection: Connection, _ handle: OpaquePointer) {
+    #if ENABLE_PREUPDATE_HOOK
+      guard isListeningBeforeUpdates else { return }
+      isListeningBeforeUpdates = false
+      preCode = 0
+      guard let dispatcher = PreUpdateDispatcher.existing(on: connection) else { return }
+      dispatcher.listener = nil
+      dispatcher.uninstallIfUnused(connection, handle)
+    #endif
+  }
+}
+
+#if ENABLE_PREUPDATE_HOOK
+  extension ChangeTracker: PreUpdateListener {
+    func rowWillChange(
+      _ handle: OpaquePointer, _ code: Int32, databaseName: UnsafePointer<CChar>, tableName: UnsafePointer<CChar>,
+      oldRowid: Int64, newRowid: Int64
+    ) {
+      // An insert needs nothing from here unless rowids are tracked: the update hook reports every
+      // insert. Not every delete: those made by REPLACE conflict resolution are reported only here.
+      guard hasPlans, code != SQLITE_INSERT || plansTrackRowids else { return }
+      let number: Int
+      if databaseName == preDatabaseName, tableName == preTableName, isCopy(preTableCopy, of: tableName) {
+        number = preTableNumber
+      } else {
+        number = self.number(
+          of: DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: tableName)))
+        preTableCopy.removeAll(keepingCapacity: true)
+        var character = tableName
+        while character.pointee != 0 {
+          preTableCopy.append(character.pointee)
+          character += 1
+        }
+        preTableCopy.append(0)
+        preDatabaseName = databaseName
+        preTableName = tableName
+        preTableNumber = number
+      }
+      guard number < plans.count, let plan = plans[number] else { return }
+      if let held = details[number], held.isWhole {
+        // Nothing more to learn of the table: pairing this row with the update hook's report tells nothing.
+        preCode = 0
+        return
+      }
+      preCode = code
+      preTable = number
+      preRowid = code == SQLITE_DELETE ? oldRowid : newRowid
+      var detail = details[number] ?? DatabaseRegion.TableRegion(columns: [], rowids: plan.tracksRowids ? [] : nil)
+      if details[number] == nil { detailNumbers.append(number) }
+      if plan.tracksRowids, detail.rowids != nil {
+        detail.rowids?.insert(preRowid)
+        if code == SQLITE_UPDATE, oldRowid != newRowid { detail.rowids?.insert(oldRowid) }
+        if (detail.rowids?.count ?? 0) > Self.mostRowidsTracked { detail.rowids = nil }
+      }
+      if code != SQLITE_UPDATE || oldRowid != newRowid {
+        // A row inserted or deleted (by REPLACE conflict resolution too, which the update hook does
+        // not report), or moved to another rowid: the set of rows changed.
+        detail.columns = nil
+      } else if detail.columns != nil {
+        if sqlite3_preupdate_count(handle) != plan.columnCount {
+          detail.columns = nil
+        } else {
+          for (index, column) in plan.columnIndexes.enumerated()
+          where detail.columns?.contains(plan.columnNames[index]) == false && !isUnchanged(column, handle) {
+            detail.columns?.insert(plan.columnNames[index])
+          }
+        }
+      }
+      details[number] = detail
+    }
+
+    func preUpdateHookWasTaken() {
+      isListeningBeforeUpdates = false
+      preCode = 0
+    }
+
+    /// Past this many rowids, a table's change counts every row.
+    static var mostRowidsTracked: Int { 4096 }
+  }
+
+  /// Whether column `column` of the row the pre-update hook reports keeps its value: the same type and
+  /// bytes before and after. Any error counts as a change.
+  private func isUnchanged(_ column: Int32, _ handle: OpaquePointer) -> Bool {
+    var old: OpaquePointer?
+    var new: OpaquePointer?
+    guard sqlite3_preupdate_old(handle, column, &old) == SQLITE_OK,
+      sqlite3_preupdate_new(handle, column, &new) == SQLITE_OK, let old, let new
+    else { return false }
+    let type = sqlite3_value_type(old)
+    guard type == sqlite3_value_type(new) else { return false }
+    switch type {
+    case SQLITE_NULL:
+      return true
+    case SQLITE_INTEGER:
+      return sqlite3_value_int64(old) == sqlite3_value_int64(new)
+    case SQLITE_FLOAT:
+      return sqlite3_value_double(old).bitPattern == sqlite3_value_double(new).bitPattern
+    case SQLITE_TEXT:
+      // The text first, then its size, as SQLite asks.
+      let oldBytes = UnsafeRawPointer(sqlite3_value_text(old))
+      let newBytes = UnsafeRawPointer(sqlite3_value_text(new))
+      return sameBytes(oldBytes, sqlite3_value_bytes(old), newBytes, sqlite3_value_bytes(new))
+    default:
+      let oldBytes = sqlite3_value_blob(old)
+      let newBytes = sqlite3_value_blob(new)
+      return sameBytes(oldBytes, sqlite3_value_bytes(old), newBytes, sqlite3_value_bytes(new))
+    }
+  }
+
+  private func sameBytes(_ old: UnsafeRawPointer?, _ oldCount: Int32, _ new: UnsafeRawPointer?, _ newCount: Int32)
+    -> Bool
+  {
+    guard oldCount == newCount else { return false }
+    guard oldCount > 0 else { return true }
+    guard let old, let new else { return false }
+    return UnsafeRawBufferPointer(start: old, count: Int(oldCount)).elementsEqual(
+      UnsafeRawBufferPointer(start: new, count: Int(newCount)))
+  }
+
+  /// The plan for `table`, which the observations read as `read`; `nil` when it must change as a whole.
+  private func makePlan(
+    _ table: DatabaseRegion.Table, _ read: DatabaseRegion.TableRegion, _ connection: Connection,
+    _ handle: OpaquePointer
+  ) -> ChangeTracker.DetailPlan? {
+    let schema = quoteIdentifier(table.schema)
+    let name = "'" + table.name.replacing("'", with: "''") + "'"
+    // Internal statements: the user's authorizer is not asked about them.
+    let dispatcher = AuthorizerDispatcher.existing(on: connection)
+    let previous = dispatcher?.soleListener
+    dispatcher?.soleListener = connection.existingState(ChangeTracker.self)
+    defer { dispatcher?.soleListener = previous }
+    guard
+      let kind = rows(
+        handle, "PRAGMA \(schema).table_list(\(name))",
+        { statement in
+          (sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? "", sqlite3_column_int(statement, 4))
+        }
+      ).first, kind.0 == "table", kind.1 == 0
+    else { return nil }
+    let columns = rows(handle, "PRAGMA \(schema).table_xinfo(\(name))") { statement in
+      (
+        sqlite3_column_int(statement, 0), sqlite3_column_text(statement, 1).map { String(cString: $0).lowercased() },
+        sqlite3_column_int(statement, 6)
+      )
+    }
+    // Generated columns depend on others, which the authorizer does not report as read.
+    guard !columns.isEmpty, !columns.contains(where: { $0.2 != 0 || $0.1 == nil }) else { return nil }
+    var plan = ChangeTracker.DetailPlan(
+      columnCount: Int32(columns.count), columnIndexes: [], columnNames: [], tracksRowids: read.rowids != nil)
+    for (index, name, _) in columns where read.columns?.contains(name ?? "") ?? true {
+      plan.columnIndexes.append(index)
+      plan.columnNames.append(name ?? "")
+    }
+    return plan
+  }
+
+  /// The rows of `sql`, each made by `row`; empty on any error.
+  private func rows<T>(_ handle: OpaquePointer, _ sql: String, _ row: (OpaquePointer) -> T?) -> [T] {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return [] }
+    defer { sqlite3_finalize(statement) }
+    var result: [T] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      guard let value = row(statement) else { return [] }
+      result.append(value)
+    }
+    return result
+  }
+#endif
 
 /// Whether `copy` (NUL-terminated) holds the bytes of `text`: the table name SQLite passed before, the
 /// same for the same table (SQLite passes its own copy of the name), in a few instructions per byte.

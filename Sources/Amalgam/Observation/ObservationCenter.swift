@@ -40,6 +40,8 @@ final class ObservationCenter: @unchecked Sendable {
     /// tables are matched by name): checked at every commit.
     var unindexed: Set<ObjectIdentifier> = []
     var indexedTables: [ObjectIdentifier: Set<DatabaseRegion.Table>] = [:]
+    /// The regions that restrict some table to columns or rows, for the writer's ``ChangeTracker``.
+    var restrictedRegions: [ObjectIdentifier: DatabaseRegion] = [:]
     var generation: UInt64 = 0
     var watcher: ForeignCommitWatcher?
     /// The database files the writer has open (main and attached), which the watcher watches.
@@ -53,6 +55,7 @@ final class ObservationCenter: @unchecked Sendable {
 
     mutating func index(_ id: ObjectIdentifier, _ region: DatabaseRegion?) {
       unindex(id)
+      if let region, region.hasRestrictions { restrictedRegions[id] = region }
       guard let region, !region.isFullDatabase, region.virtualTables.isEmpty else {
         unindexed.insert(id)
         return
@@ -65,6 +68,7 @@ final class ObservationCenter: @unchecked Sendable {
       indexVersion &+= 1
       amalgam_store_relaxed(publishedIndexVersion, indexVersion)
       unindexed.remove(id)
+      restrictedRegions[id] = nil
       for table in indexedTables.removeValue(forKey: id) ?? [] {
         byTable[table]?.remove(id)
         if byTable[table]?.isEmpty == true { byTable[table] = nil }
@@ -196,7 +200,10 @@ final class ObservationCenter: @unchecked Sendable {
     let hasEntries = !isEmpty
     if hasEntries, watchInterval != nil { refreshWatchedFiles(handle, force: false) }
     if let tracker {
-      guard !hasEntries else { return }
+      guard !hasEntries else {
+        tracker.updateDetailPlans(handle, reads: restrictedReads, version: amalgam_load_relaxed(indexVersion))
+        return
+      }
       tracker.commitSink = nil
       tracker.uninstallIfUnused(connection, handle)
       self.tracker = nil
@@ -207,15 +214,35 @@ final class ObservationCenter: @unchecked Sendable {
       let tracker = ChangeTracker.installed(on: connection, handle)
       tracker.commitSink = self
       self.tracker = tracker
+      tracker.updateDetailPlans(handle, reads: restrictedReads, version: amalgam_load_relaxed(indexVersion))
+    }
+  }
+
+  /// What the entries read of the tables that some of them read restricted to columns or rows: for each
+  /// such table, the union of the restricted reads (the entries that read it whole intersect any change
+  /// of it anyway).
+  private func restrictedReads() -> [DatabaseRegion.Table: DatabaseRegion.TableRegion] {
+    state.withLock { state in
+      var reads: [DatabaseRegion.Table: DatabaseRegion.TableRegion] = [:]
+      for region in state.restrictedRegions.values {
+        for (table, read) in region.restrictions {
+          reads[table] = reads[table].map { $0.union(read) } ?? read
+        }
+      }
+      return reads
     }
   }
 
   /// Indexes `entry` under its new region; returns the generation then.
   func regionDidChange(_ entry: any ObservationEntry, _ region: DatabaseRegion) -> UInt64 {
-    state.withLock { state in
+    let generation = state.withLock { state in
       if state.entries[ObjectIdentifier(entry)] != nil { state.index(ObjectIdentifier(entry), region) }
       return state.generation
     }
+    // A closure on the writer makes the tracker's plans for the new columns at its end, before the
+    // writes that come after the new value (until then, such tables change as a whole).
+    if region.hasRestrictions { onWriter { _ in } }
+    return generation
   }
 
   /// What ``concerns(_:of:cache:)`` found for each table number of a ``ChangeTracker``, valid while

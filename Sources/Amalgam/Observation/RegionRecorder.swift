@@ -1,7 +1,8 @@
 import AmalgamSQLite
 
 /// Records the region a closure reads on a connection, from what SQLite's authorizer reports while
-/// statements are prepared.
+/// statements are prepared: each table, restricted to the columns read (`SQLITE_READ` names them), but
+/// virtual tables, which stay whole.
 ///
 /// The recorder listens to the connection's one authorizer from its first use on, and never registers
 /// it again (registering makes SQLite prepare every statement of the connection again). A closure's
@@ -24,7 +25,10 @@ import AmalgamSQLite
 final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinalizeListener {
   /// What the authorizer reported during one recording.
   private struct Capture {
-    var tables: Set<DatabaseRegion.Table> = []
+    /// The tables read, with the lowercased names of the columns read: SQLite's fake column `""` for a
+    /// table used without reading a column (a real column may have that name too: it is kept, so that
+    /// such a column is never missed).
+    var tables: [DatabaseRegion.Table: Set<String>] = [:]
     /// Tables named without a schema and with no column read: resolved once the statement is prepared.
     var unqualified: Set<String> = []
     var readsEverything = false
@@ -36,6 +40,7 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     /// before it ended, when known then; the SQL of the others, whose region is learned at the end.
     var finalizedRegion = DatabaseRegion()
     var finalizedSQL: [ContiguousArray<CChar>] = []
+    var lastTable: DatabaseRegion.Table?
   }
 
   /// The region of a statement prepared before a recording, valid while SQLite has not prepared it
@@ -71,6 +76,8 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
   private var resolved: [String: DatabaseRegion.Table?] = [:]
   /// The virtual tables of each schema.
   private var virtualTables: [String: Set<String>] = [:]
+  /// The rows that the statement executions of the recordings under way read (see ``PinnedRowids``).
+  private let rowids = PinnedRowids()
 
   init() {}
 
@@ -78,6 +85,9 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
   /// seen (a `CREATE`, `DROP`, `ALTER`, `ATTACH` or `DETACH` prepared on a recording connection, a
   /// commit whose changes are the whole database). Over-counting only costs preparing statements again.
   private static let schemaEpoch = LockedState(0)
+
+  /// The count of schema changes seen so far (see ``schemaMayHaveChanged()``).
+  static var currentSchemaEpoch: Int { schemaEpoch.withLock { $0 } }
 
   /// Tells every recorder that the tables a statement resolves to may have changed.
   static func schemaMayHaveChanged() {
@@ -101,19 +111,22 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     recorder.capture = Capture()
     let outerListener = connection.finalizeListener
     connection.finalizeListener = recorder
+    recorder.rowids.begin(handle)
     let value: T
     do {
       value = try body()
     } catch {
       connection.finalizeListener = outerListener
+      _ = recorder.rowids.end()
       recorder.capture = outer
       throw error
     }
     connection.finalizeListener = outerListener
+    let rowids = recorder.rowids.end()
     let captured = recorder.capture ?? Capture()
     recorder.capture = outer
     let region = try recorder.region(of: captured, db, handle)
-    return (value, region)
+    return (value, rowids.isVoid ? region : region.restrictingRows(rowids.pinned))
   }
 
   /// Stops listening to the connection's authorizer, which is unregistered if nothing else uses it.
@@ -209,17 +222,23 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     return try resolve(captured, db, handle)
   }
 
-  /// The region of what was captured: unqualified names resolved, virtual tables marked.
+  /// The region of what was captured: unqualified names resolved, virtual tables marked and whole
+  /// (what SQLite reads of them is up to the module), the other tables restricted to the columns read.
   private func resolve(_ captured: Capture, _ db: Database, _ handle: OpaquePointer) throws -> DatabaseRegion {
-    var tables = captured.tables
+    var columns = captured.tables
     for name in captured.unqualified {
-      if let table = resolve(name, handle) { tables.insert(table) }
+      if let table = resolve(name, handle) { columns[table, default: []].insert("") }
     }
     var marked: Set<DatabaseRegion.Table> = []
-    for table in tables where try virtualTables(of: table.schema, db).contains(table.name) {
-      marked.insert(table)
+    var restrictions: [DatabaseRegion.Table: DatabaseRegion.TableRegion] = [:]
+    for (table, read) in columns {
+      if try virtualTables(of: table.schema, db).contains(table.name) {
+        marked.insert(table)
+      } else {
+        restrictions[table] = DatabaseRegion.TableRegion(columns: read)
+      }
     }
-    return DatabaseRegion(tables: tables, virtualTables: marked)
+    return DatabaseRegion(tables: Set(columns.keys), virtualTables: marked, restrictions: restrictions)
   }
 
   /// The table that SQLite resolves the unqualified `name` to: the first schema holding a table of
@@ -258,12 +277,18 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     switch code {
     case SQLITE_READ:
       guard capture != nil, let argument1 else { return SQLITE_OK }
-      if argument1 == capture?.lastName, databaseName == capture?.lastSchema { return SQLITE_OK }
       if let databaseName {
-        capture?.tables.insert(
-          DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: argument1)))
-        capture?.lastSchema = databaseName
-        capture?.lastName = argument1
+        let table: DatabaseRegion.Table
+        if argument1 == capture?.lastName, databaseName == capture?.lastSchema, let last = capture?.lastTable {
+          table = last
+        } else {
+          table = DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: argument1))
+          capture?.lastSchema = databaseName
+          capture?.lastName = argument1
+          capture?.lastTable = table
+        }
+        let column = argument2.map { String(cString: $0).lowercased() } ?? ""
+        capture?.tables[table, default: []].insert(column)
       } else {
         // SQLite names no schema for a table it uses without reading a column, unless the SQL did.
         capture?.unqualified.insert(String(cString: argument1).lowercased())
@@ -300,6 +325,10 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     }
   }
 
+  func unregisterCallbacks(_ handle: OpaquePointer) {
+    rowids.stop(handle)
+  }
+
   func connectionDidClose() {
     capture = nil
     isListening = false
@@ -309,7 +338,7 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
 }
 
 /// A copy of a C string, with its terminating NUL.
-private func copyCString(_ text: UnsafePointer<CChar>) -> ContiguousArray<CChar> {
+func copyCString(_ text: UnsafePointer<CChar>) -> ContiguousArray<CChar> {
   var copy = ContiguousArray<CChar>()
   var character = text
   while character.pointee != 0 {

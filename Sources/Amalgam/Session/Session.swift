@@ -96,9 +96,15 @@
       self.schema = schema
       let box = database.connection
       let registry: SessionRegistry
+      // Observations listen to the slot through a dispatcher, which leaves it to the session (they fall
+      // back to table-level changes meanwhile); the user's own pre-update hook does not.
+      var dispatcherToLeave: PreUpdateDispatcher?
       switch box.existingState(HookRegistry.self)?.slots[.preUpdate] {
       case let existing as SessionRegistry: registry = existing
       case nil: registry = SessionRegistry()
+      case let dispatcher as PreUpdateDispatcher where dispatcher.userHook == nil:
+        dispatcherToLeave = dispatcher
+        registry = SessionRegistry()
       default:
         throw SQLiteError(
           code: .misuse,
@@ -107,6 +113,7 @@
       let tableFilter = SessionTableFilter(connection: box, schema: schema)
       self.tableFilter = tableFilter
       handle = try box.withHandle { connection in
+        dispatcherToLeave?.yieldToSession(box, connection)
         var session: OpaquePointer?
         let rc = sqlite3session_create(connection, schema, &session)
         guard rc == SQLITE_OK, let session else { throw sessionError(rc, on: database) }

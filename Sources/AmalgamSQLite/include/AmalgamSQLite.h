@@ -96,6 +96,87 @@ int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int
 /// readonly database"), whatever path it runs through, as under the pragma.
 int amalgam_query_only(sqlite3 *db, int on);
 
+// ---- Rowid-level regions (Sources/AmalgamSQLite/sqlite3.c) ----
+// What a statement's bytecode reads, table by table: which tables it reads only at rowids pinned by a
+// bound parameter or an integer constant (`SELECT ... FROM t WHERE id = ?`, `WHERE rowid = 5`), and which
+// at all rows. The analysis errs one way only: a table is pinned only when every instruction that uses
+// one of its cursors is understood and every row it reads is found by OP_SeekRowid with a key loaded,
+// right before, from a parameter or a constant that control cannot skip. Rows found through an index, a
+// scan, a key computed or read from another table, a WITHOUT ROWID table and a table opened for writing
+// are all rows. A statement with an instruction the analysis does not follow (a trigger's subprogram,
+// nested SQL, schema and btree operations, an opcode it does not know) is opaque.
+
+/// One pinned rowid of a table: bound parameter `parameter` (1-based), or `constant` when `parameter`
+/// is 0.
+typedef struct amalgam_rowid_pin {
+  int table;
+  int parameter;
+  sqlite3_int64 constant;
+} amalgam_rowid_pin;
+
+/// A table a statement reads through a btree cursor.
+typedef struct amalgam_read_table {
+  /// The name of its schema ("main", "temp" or an attached database's name) and its name, as the
+  /// schema spells them.
+  char *schema;
+  char *name;
+  /// 1 when the statement reads it only at the rowids of its pins, 0 when at all rows.
+  int isPinned;
+  /// The schema's index in the connection, and SQLite's table object (an identity only, never read).
+  int databaseIndex;
+  const void *identity;
+} amalgam_read_table;
+
+/// The tables a statement's program reads. Free with amalgam_rowid_analysis_free.
+typedef struct amalgam_rowid_analysis {
+  /// 1 when what the program reads is not known table by table (then there are no tables and no pins).
+  int isOpaque;
+  int tableCount;
+  amalgam_read_table *tables;
+  int pinCount;
+  amalgam_rowid_pin *pins;
+  /// The program analysed (see amalgam_statement_program).
+  const void *program;
+  int instructionCount;
+} amalgam_rowid_analysis;
+
+/// Analyses the current program of `statement` (until SQLite prepares it again): see above. NULL when
+/// memory runs out.
+amalgam_rowid_analysis *amalgam_analyze_rowids(sqlite3_stmt *statement);
+/// Frees an analysis.
+void amalgam_rowid_analysis_free(amalgam_rowid_analysis *analysis);
+/// The address and the length of the program `statement` runs now: they change when SQLite prepares it
+/// again, and identify it (with the statement's SQL and re-prepare count) for an analysis kept in a cache.
+const void *amalgam_statement_program(sqlite3_stmt *statement, int *instructionCount);
+/// The rowid that bound parameter `parameter` (1-based) of `statement` makes OP_SeekRowid look for: 1 and
+/// `*rowid` set for an integer, or for a value that NUMERIC affinity converts to an integer exactly
+/// (text '5', real 5.0); 0 when the value is no rowid (NULL, 'x', 5.5), so the seek finds no row; -1 for a
+/// parameter out of range.
+int amalgam_bound_rowid(sqlite3_stmt *statement, int parameter, sqlite3_int64 *rowid);
+/// A number that changes whenever the connection's schemas may have: it mixes each attached database's
+/// schema object, schema cookie and generation (a reload after another connection changed the schema).
+sqlite3_uint64 amalgam_schema_fingerprint(sqlite3 *db);
+
+/// Tells `onStatement` of every statement execution that starts on a connection (SQLite's
+/// SQLITE_TRACE_STMT event, at the start of each run, nested ones included), while passing every event
+/// to the trace callback registered before, as it asked for them. Owned by the caller, and must live
+/// while installed.
+typedef struct amalgam_statement_relay {
+  void (*onStatement)(void *context, sqlite3_stmt *statement);
+  void *context;
+  unsigned previousMask;
+  int (*previousCallback)(unsigned, void *, void *, void *);
+  void *previousContext;
+} amalgam_statement_relay;
+
+/// Installs `relay` as the trace callback of `db` (set onStatement and context first). Returns 1 when it
+/// is installed (now or already), 0 when it cannot be (a legacy sqlite3_trace callback is registered).
+int amalgam_statement_relay_install(sqlite3 *db, amalgam_statement_relay *relay);
+/// Gives `db` its previous trace callback back. Returns 1 when `relay` was still installed, 0 when
+/// someone registered another trace callback meanwhile (which stays): then some executions were missed.
+int amalgam_statement_relay_remove(sqlite3 *db, amalgam_statement_relay *relay);
+// ---- End of rowid-level regions ----
+
 /// Connection ownership, for detecting a connection used by two threads at once. `owner` holds the
 /// claiming thread's id, or 0 when the connection is idle.
 ///
