@@ -360,6 +360,9 @@ private final class Recorder: TransactionObserver {
       let sums = observe(queue, "SELECT sum(a) FROM t", fetches: fetches)
       defer { sums.task.cancel() }
       #expect(await sums.waitFor(count: 1))
+      // An update makes the observation listen to the pre-update slot, which the session then takes.
+      try queue.sync { db in try db.execute(sql: "UPDATE t SET b = 9 WHERE id = 1") }
+      try queue.sync { db in #expect(PreUpdateDispatcher.existing(on: db.connection)?.listener != nil) }
       let holder = SessionHolder()
       try queue.sync { db in
         let session = try Session(database: db)
