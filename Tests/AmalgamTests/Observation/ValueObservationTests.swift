@@ -74,12 +74,19 @@ private func countNotes(_ db: Database) throws -> Int {
     for _ in 0..<20 {
       try await queue.write { db in try db.execute(sql: "INSERT INTO tag(name) VALUES ('t')") }
     }
-    // Nor do updates of columns it does not read (count(*) reads none).
+    // Nor do updates of columns it does not read (count(*) reads none), where the pre-update hook tells
+    // which columns changed; without it, the update runs the query again (same value: delivered again).
     try await queue.write { db in try db.execute(sql: "UPDATE note SET text = 'same' WHERE id = 1") }
     try await queue.write { db in try db.execute(sql: "DELETE FROM note WHERE id = 3") }
-    #expect(await collector.waitFor(count: 5))
-    #expect(fetches.current == before + 1)
-    #expect(collector.current == [0, 1, 2, 3, 2])
+    #if ENABLE_PREUPDATE_HOOK
+      #expect(await collector.waitFor(count: 5))
+      #expect(fetches.current == before + 1)
+      #expect(collector.current == [0, 1, 2, 3, 2])
+    #else
+      #expect(await collector.waitFor(count: 6))
+      #expect(fetches.current == before + 2)
+      #expect(collector.current == [0, 1, 2, 3, 3, 2])
+    #endif
   }
 
   @Test func aThousandUnrelatedCommitsRunNoQuery() async throws {
