@@ -433,6 +433,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     totalChanges = total
     committedRowsChanged = false
     let withSuspects = wroteRows && !suspects.isEmpty
+    commitSink?.writerDidCommit()
     if observers.isEmpty, !isNotifying, !withSuspects, !committedSchemaChange, commitSink != nil {
       // The common case: the center looks each changed table up, and builds a region only if an
       // observation reads one of them. Nothing here can commit again.
@@ -813,14 +814,18 @@ extension ChangeTracker {
       let kind = rows(
         handle, "PRAGMA \(schema).table_list(\(name))",
         { statement in
-          (sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? "", sqlite3_column_int(statement, 4))
+          (
+            sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? "",
+            Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 4))
+          )
         }
       ).first, kind.0 == "table", kind.1 == 0
     else { return nil }
     let columns = rows(handle, "PRAGMA \(schema).table_xinfo(\(name))") { statement in
       (
-        sqlite3_column_int(statement, 0), sqlite3_column_text(statement, 1).map { String(cString: $0).lowercased() },
-        sqlite3_column_int(statement, 6)
+        Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 0)),
+        sqlite3_column_text(statement, 1).map { String(cString: $0).lowercased() },
+        Int32(truncatingIfNeeded: sqlite3_column_int64(statement, 6))
       )
     }
     // Generated columns depend on others, which the authorizer does not report as read.

@@ -80,6 +80,11 @@ final class ObservationCenter: @unchecked Sendable {
   /// ``State/publishedIndexVersion``, freed with the center: an ``InterestCache`` whose version equals
   /// the value there holds the index's current answers.
   let indexVersion: UnsafeMutablePointer<UInt64>
+  /// How many of the writer's commits the tracker saw, every one counted, reported or not. Written only
+  /// by the writer's thread, read anywhere with relaxed atomics: an observation whose region grew
+  /// compares it with its value when the fetch started, since a commit to a table that no region held
+  /// then was never reported (and did not move ``generation``).
+  let commitCount: UnsafeMutablePointer<UInt64>
   private var tracker: ChangeTracker?
   private var lastCommitCount = 0
   /// The writer's `PRAGMA data_version` of each database file it has open, by file name: only other
@@ -104,6 +109,8 @@ final class ObservationCenter: @unchecked Sendable {
   ) {
     indexVersion = .allocate(capacity: 1)
     indexVersion.initialize(to: 0)
+    commitCount = .allocate(capacity: 1)
+    commitCount.initialize(to: 0)
     state = LockedState(State(publishedIndexVersion: indexVersion))
     self.watchInterval = watchInterval
     self.watcherFactory = watcherFactory
@@ -112,7 +119,16 @@ final class ObservationCenter: @unchecked Sendable {
 
   deinit {
     indexVersion.deallocate()
+    commitCount.deallocate()
   }
+
+  /// The writer committed (whether or not the commit concerns an entry): see ``commitCount``.
+  func writerDidCommit() {
+    amalgam_store_relaxed(commitCount, amalgam_load_relaxed(commitCount) &+ 1)
+  }
+
+  /// ``commitCount`` now.
+  var commits: UInt64 { amalgam_load_relaxed(commitCount) }
 
   /// The center of the queue or pool whose writer is `writer`: it hooks itself after each of the
   /// writer's closures, and watches the database files the writer has open (main and attached) for

@@ -180,29 +180,40 @@ final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendab
     let observation = observation
     let center = observation.center
     let recordsRegion = observation.declaredRegion == nil
-    observation.reader.asyncRead { db -> (Value, DatabaseRegion?, UInt64) in
-      // Every commit reported up to now is visible to this read, which has not started yet.
+    observation.reader.asyncRead { db -> Fetched in
+      // Every commit reported or counted up to now is visible to this read, which has not started yet.
       let generation = center.generation
+      let commits = center.commits
       if recordsRegion {
         let (value, region) = try RegionRecorder.record(db) { try observation.fetch(db) }
-        return (value, region, generation)
+        return Fetched(value: value, region: region, generation: generation, commits: commits)
       }
-      return (try observation.fetch(db), nil, generation)
+      return Fetched(value: try observation.fetch(db), region: nil, generation: generation, commits: commits)
     } completion: { [self] result in
       deliver(result)
     }
   }
 
-  private func deliver(_ result: Result<(Value, DatabaseRegion?, UInt64), any Error>) {
+  /// What a fetch read, with the center's counters when it started.
+  private struct Fetched: Sendable {
+    var value: Value
+    var region: DatabaseRegion?
+    var generation: UInt64
+    var commits: UInt64
+  }
+
+  private func deliver(_ result: Result<Fetched, any Error>) {
     switch result {
     case .failure(let error):
       guard state.withLock({ !$0.isStopped }) else { return }
       continuation.finish(throwing: error)
       stop()
-    case .success(let (value, region, generation)):
-      let (send, again, newRegion) = state.withLock { state -> (Bool, Bool, DatabaseRegion?) in
-        guard !state.isStopped else { return (false, false, nil) }
+    case .success(let fetched):
+      let (value, region, generation) = (fetched.value, fetched.region, fetched.generation)
+      let (send, again, newRegion, hadRegion) = state.withLock { state -> (Bool, Bool, DatabaseRegion?, Bool) in
+        guard !state.isStopped else { return (false, false, nil, false) }
         var newRegion: DatabaseRegion?
+        let hadRegion = state.region != nil
         if let region, region != state.region {
           state.region = region
           newRegion = region
@@ -213,14 +224,20 @@ final class ObservationRun<Value: Sendable>: ObservationEntry, @unchecked Sendab
         }
         if let pending = state.pendingGeneration, pending > generation {
           state.pendingGeneration = nil
-          return (send, true, newRegion)
+          return (send, true, newRegion, hadRegion)
         }
         state.pendingGeneration = nil
         state.isFetching = false
-        return (send, false, newRegion)
+        return (send, false, newRegion, hadRegion)
       }
-      // A commit reported while the entry was indexed under its old region may have been missed.
-      let missed = newRegion.map { observation.center.regionDidChange(self, $0) > generation } ?? false
+      // A commit reported while the entry was indexed under its old region may have been missed; so may
+      // a commit to a table that the old region did not hold, which nothing reported (an entry without
+      // a region yet is told of every commit).
+      let missed =
+        newRegion.map {
+          observation.center.regionDidChange(self, $0) > generation
+            || (hadRegion && observation.center.commits != fetched.commits)
+        } ?? false
       if send { continuation.yield(value) }
       if again {
         fetch()

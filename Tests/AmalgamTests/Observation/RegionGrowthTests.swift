@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import Amalgam
+
+/// A query whose tables depend on the data it reads: when its region grows, a commit to a table that
+/// no region held while the query ran (so that nothing reported it) still causes a new value.
+@Suite struct RegionGrowthTests {
+  @Test func aCommitToATableTheGrowingRegionAddsIsNotMissed() async throws {
+    try await withTemporaryDirectory { directory in
+      let pool = try DatabasePool(path: directory.appendingPathComponent("growth.db").path)
+      try pool.sync { db in
+        try db.batch(
+          sql: """
+            CREATE TABLE flag(id INTEGER PRIMARY KEY, on_ INTEGER);
+            INSERT INTO flag VALUES (1, 0);
+            CREATE TABLE item(id INTEGER PRIMARY KEY);
+            """)
+      }
+      let reading = Signal()
+      let committed = Signal()
+      let pauses = Shared(0)
+      // Reads `item` only once the flag is on; the first such read waits, holding its snapshot, until a
+      // commit to `item` is done (that commit is to a table no region holds yet).
+      let observation = pool.observe { db -> Int in
+        guard try db.fetchOne(Int.self, sql: "SELECT on_ FROM flag WHERE id = 1") == 1 else { return -1 }
+        let count = try db.fetchOne(Int.self, sql: "SELECT count(*) FROM item") ?? 0
+        if pauses.withLock({ (value: inout Int) -> Bool in
+          value += 1
+          return value == 1
+        }) {
+          reading.signal()
+          _ = committed.wait(seconds: 30)
+        }
+        return count
+      }
+      let collector = Collector(observation)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      try await pool.write { db in try db.execute(sql: "UPDATE flag SET on_ = 1 WHERE id = 1") }
+      #expect(await eventually(timeout: 10) { reading.wait(seconds: 0) })
+      try await pool.write { db in try db.execute(sql: "INSERT INTO item DEFAULT VALUES") }
+      committed.signal()
+      // The read that saw the flag counted no item; the item's commit must bring a count of 1.
+      #expect(await eventually(timeout: 10) { collector.current.last == 1 })
+      #expect(collector.current.first == -1)
+    }
+  }
+}
