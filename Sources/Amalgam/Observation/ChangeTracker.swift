@@ -628,6 +628,9 @@ extension ChangeTracker {
     _ handle: OpaquePointer, reads: () -> [DatabaseRegion.Table: DatabaseRegion.TableRegion], version: UInt64
   ) {
     #if ENABLE_PREUPDATE_HOOK
+      // No observation read a table restricted to columns or rows when the index had this version: a
+      // schema change cannot make plans out of nothing (the common case costs no lock).
+      if version == plansVersion && !hasPlans { return }
       guard let connection = connection?.object else { return }
       let epoch = RegionRecorder.currentSchemaEpoch
       if version == plansVersion && epoch == plansEpoch {
