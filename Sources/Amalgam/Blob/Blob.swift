@@ -55,6 +55,10 @@ public final class Blob {
   /// The `sqlite3_blob*`, or `nil` once closed.
   private var handle: OpaquePointer?
   private let connection: Connection
+  /// The schema and table of the value, for observations: a write through the blob is reported to
+  /// neither of the hooks they listen to.
+  private let schema: String
+  private let table: String
   /// True when opened for writing; writes to a read-only blob fail with ``ResultCode/readOnly``.
   public let isWritable: Bool
   /// The size in bytes of the row's value, read when the blob was opened or reopened.
@@ -65,6 +69,8 @@ public final class Blob {
   ) throws {
     connection = database.connection
     isWritable = writable
+    self.schema = schema
+    self.table = table
     try SQLiteError.checkNoNUL(schema, "schema name")
     try SQLiteError.checkNoNUL(table, "table name")
     try SQLiteError.checkNoNUL(column, "column name")
@@ -155,6 +161,7 @@ public final class Blob {
       guard let base = bytes.baseAddress, bytes.count > 0 else { return }
       let rc = sqlite3_blob_write(blob, base, Int32(bytes.count), Int32(offset))
       if rc != SQLITE_OK { throw connection.error(rc) }
+      connection.existingState(ChangeTracker.self)?.blobDidWrite(schema: schema, table: table)
     }
   }
 

@@ -256,6 +256,21 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     }
   }
 
+  /// A value of `table` in `schema` was changed through `sqlite3_blob_write`, which neither the update
+  /// hook nor the authorizer reports: the table changed as a whole, in the open transaction (which
+  /// commits at the latest when the blob is closed).
+  func blobDidWrite(schema: String, table: String) {
+    guard isInstalled else { return }
+    rowsChanged = true
+    let number = self.number(of: DatabaseRegion.Table(schema: schema, name: table))
+    let level = levels.count - 1
+    if !levels[level].tableNumbers.contains(number) { levels[level].tableNumbers.append(number) }
+    if number < details.count {
+      if details[number] == nil { detailNumbers.append(number) }
+      details[number] = .whole
+    }
+  }
+
   private func number(ifKnown table: DatabaseRegion.Table) -> Int? {
     tableNumbers[table]
   }

@@ -47,3 +47,29 @@ import Testing
     }
   }
 }
+
+/// A write through an incremental blob handle, which neither the update hook nor the authorizer reports,
+/// still causes a new value.
+@Suite struct BlobWriteObservationTests {
+  @Test func aWriteThroughABlobHandleIsSeen() async throws {
+    let queue = try DatabaseQueue()
+    try queue.sync { db in
+      try db.batch(
+        sql: """
+          CREATE TABLE doc(id INTEGER PRIMARY KEY, title TEXT, body BLOB);
+          INSERT INTO doc VALUES (1, 'a', x'00000000');
+          """)
+    }
+    let collector = Collector(
+      queue.observe { db in try db.fetchOne(Data.self, sql: "SELECT body FROM doc WHERE id = 1") ?? Data() })
+    defer { collector.task.cancel() }
+    #expect(await collector.waitFor(count: 1))
+    try await queue.write { db in
+      let blob = try db.openBlob(table: "doc", column: "body", rowid: 1, writable: true)
+      try blob.write([7, 8], at: 1)
+      try blob.close()
+    }
+    #expect(await collector.waitFor(count: 2))
+    #expect(collector.current.last == Data([0, 7, 8, 0]))
+  }
+}
