@@ -228,13 +228,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     } else {
       let table = DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: tableName))
       number = self.number(of: table)
-      lastTableCopy.removeAll(keepingCapacity: true)
-      var character = tableName
-      while character.pointee != 0 {
-        lastTableCopy.append(character.pointee)
-        character += 1
-      }
-      lastTableCopy.append(0)
+      copyCString(tableName, into: &lastTableCopy)
       lastDatabaseName = databaseName
       lastTableName = tableName
       lastTable = number
@@ -724,13 +718,7 @@ extension ChangeTracker {
       } else {
         number = self.number(
           of: DatabaseRegion.Table(schema: String(cString: databaseName), name: String(cString: tableName)))
-        preTableCopy.removeAll(keepingCapacity: true)
-        var character = tableName
-        while character.pointee != 0 {
-          preTableCopy.append(character.pointee)
-          character += 1
-        }
-        preTableCopy.append(0)
+        copyCString(tableName, into: &preTableCopy)
         preDatabaseName = databaseName
         preTableName = tableName
         preTableNumber = number
@@ -873,7 +861,7 @@ extension ChangeTracker {
 
 /// Whether `copy` (NUL-terminated) holds the bytes of `text`: the table name SQLite passed before, the
 /// same for the same table (SQLite passes its own copy of the name), in a few instructions per byte.
-private func isCopy(_ copy: ContiguousArray<CChar>, of text: UnsafePointer<CChar>) -> Bool {
+func isCopy(_ copy: ContiguousArray<CChar>, of text: UnsafePointer<CChar>) -> Bool {
   copy.withUnsafeBufferPointer { copy in
     for index in copy.indices {
       guard copy[index] == text[index] else { return false }

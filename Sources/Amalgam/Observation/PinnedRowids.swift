@@ -152,14 +152,9 @@ final class PinnedRowids {
       guard self.fingerprint == fingerprint,
         amalgam_statement_program(statement, &count) == program, count == instructionCount,
         sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0) == reprepareCount,
-        var character = sqlite3_sql(statement)
+        let text = sqlite3_sql(statement)
       else { return false }
-      for expected in sql {
-        guard character.pointee == expected else { return false }
-        if expected == 0 { return true }
-        character += 1
-      }
-      return false
+      return isCopy(sql, of: text)
     }
   }
 

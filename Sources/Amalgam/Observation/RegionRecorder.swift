@@ -53,14 +53,9 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     /// Whether the region still describes `statement`: the same SQL, not prepared again since.
     func isValid(for statement: OpaquePointer) -> Bool {
       guard sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_REPREPARE, 0) == reprepareCount,
-        var character = sqlite3_sql(statement)
+        let text = sqlite3_sql(statement)
       else { return false }
-      for expected in sql {
-        guard character.pointee == expected else { return false }
-        if expected == 0 { return true }
-        character += 1
-      }
-      return false
+      return isCopy(sql, of: text)
     }
   }
 
@@ -340,11 +335,17 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
 /// A copy of a C string, with its terminating NUL.
 func copyCString(_ text: UnsafePointer<CChar>) -> ContiguousArray<CChar> {
   var copy = ContiguousArray<CChar>()
+  copyCString(text, into: &copy)
+  return copy
+}
+
+/// Replaces the contents of `copy` with `text` and its NUL, keeping the storage `copy` already has.
+func copyCString(_ text: UnsafePointer<CChar>, into copy: inout ContiguousArray<CChar>) {
+  copy.removeAll(keepingCapacity: true)
   var character = text
   while character.pointee != 0 {
     copy.append(character.pointee)
     character += 1
   }
   copy.append(0)
-  return copy
 }
