@@ -82,6 +82,30 @@ int amalgam_query_only(sqlite3 *db, int on) {
   return was;
 }
 
+// The connection's databases (main, temp, attached) as pairs of schema-name and btree pointers, compared
+// with and written to `key` (see include/AmalgamSQLite.h). No mutex: Amalgam confines a connection to one
+// thread at a time, and this runs between its statements.
+int amalgam_databases_unchanged(sqlite3 *db, const void **key, int capacity, int *count) {
+  if (db == 0 || key == 0 || count == 0) return 0;
+  int n = db->nDb;
+  if (n < 0 || 2 * n > capacity) {
+    *count = -1;
+    return 0;
+  }
+  const Db *databases = db->aDb;
+  if (*count == 2 * n) {
+    int i = 0;
+    while (i < n && key[2 * i] == databases[i].zDbSName && key[2 * i + 1] == databases[i].pBt) i++;
+    if (i == n) return 1;
+  }
+  for (int i = 0; i < n; i++) {
+    key[2 * i] = databases[i].zDbSName;
+    key[2 * i + 1] = databases[i].pBt;
+  }
+  *count = 2 * n;
+  return 0;
+}
+
 // ---- Rowid-level regions (see include/AmalgamSQLite.h) ----
 //
 // amalgam_analyze_rowids reads a statement's bytecode. It was written against SQLite 3.53.4's opcodes

@@ -37,10 +37,14 @@ final class SerializedDatabase: @unchecked Sendable {
   /// The path the database was opened with.
   let path: String
 
-  /// Runs on the queue after every closure, before the next one: a writer tells its observations about
-  /// the closure's commits (``ObservationCenter/writerClosureDidEnd(_:)``). Set once, before the
-  /// connection is shared.
-  var afterEachClosure: ((Database) -> Void)?
+  /// The observations of the queue or pool whose writer this is, told on the queue after every closure,
+  /// before the next one, about the closure's commits (``ObservationCenter/writerClosureDidEnd(_:)``).
+  /// Set once, before the connection is shared.
+  var observationCenter: ObservationCenter? {
+    didSet { unretainedCenter = observationCenter.map(Unretained.init) }
+  }
+  /// ``observationCenter``, which keeps it alive, called after each closure without reference counting.
+  @exclusivity(unchecked) private var unretainedCenter: Unretained<ObservationCenter>?
 
   /// Takes ownership of `database`; the caller must not use it any more.
   init(database: sending Database, label: String, performsInlineWhenIdle: Bool = true) throws {
@@ -175,7 +179,7 @@ final class SerializedDatabase: @unchecked Sendable {
     if cancelled, case .failure = outcome, startedInAutocommit {
       rollBackAfterInterrupt()
     }
-    afterEachClosure?(database)
+    unretainedCenter?.withObject { $0.writerClosureDidEnd(database) }
     if cancelled, case .failure = outcome { throw CancellationError() }
     return try outcome.get()
   }

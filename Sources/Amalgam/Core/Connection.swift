@@ -45,27 +45,31 @@ protocol StatementFinalizeListener: AnyObject {
 }
 
 /// Told about each transaction's end by the commit and rollback hooks that every connection carries
-/// (see ``Connection/addTransactionListener(_:)``).
-protocol TransactionListener: AnyObject {
+/// (see ``Connection/addTransactionListener(_:)``). A class, not a protocol, so that the hooks call each
+/// listener through an unretained reference: every listener is a ``ConnectionState`` of the connection
+/// (a subclass that conforms), which keeps it as long as it lives. Subclasses override what they need.
+class TransactionListener {
+  init() {}
+
   /// A transaction is about to commit on `connection`; `.rollback` turns the commit into a rollback.
-  func transactionWillCommit(on connection: Connection) -> CommitDecision
+  func transactionWillCommit(on connection: Connection) -> CommitDecision { .commit }
   /// A transaction was rolled back on `connection` (also after a refused commit).
-  func transactionDidRollback(on connection: Connection)
+  func transactionDidRollback(on connection: Connection) {}
   /// A transaction that ``transactionWillCommit(on:)`` let commit has committed: called outside SQLite's
   /// hooks, once the connection is back in autocommit mode (see ``Connection/finishCommitIfNeeded()``),
   /// so it may use the connection.
-  func transactionDidCommit(on connection: Connection)
+  func transactionDidCommit(on connection: Connection) {}
   /// `Database.savepoint` began a savepoint.
-  func savepointDidBegin(on connection: Connection)
+  func savepointDidBegin(on connection: Connection) {}
   /// `Database.savepoint` released its savepoint (`rolledBack` false) or rolled back to it and
   /// released it (`rolledBack` true).
-  func savepointDidEnd(on connection: Connection, rolledBack: Bool)
+  func savepointDidEnd(on connection: Connection, rolledBack: Bool) {}
 }
 
-extension TransactionListener {
-  func transactionDidCommit(on connection: Connection) {}
-  func savepointDidBegin(on connection: Connection) {}
-  func savepointDidEnd(on connection: Connection, rolledBack: Bool) {}
+/// What takes the place of a transaction listener removed while the listeners are being told (see
+/// ``Connection/removeTransactionListener(_:)``): it does nothing. Sendable: it has no state.
+final class RemovedTransactionListener: TransactionListener, @unchecked Sendable {
+  static let shared = RemovedTransactionListener()
 }
 
 /// The connection handle that a database and its statements share. Statements use it for every call
@@ -118,8 +122,16 @@ final class Connection {
   // Unchecked: only the thread using the connection reads or writes it.
   @exclusivity(unchecked) var finalizeListener: (any StatementFinalizeListener)?
 
-  /// The listeners of transaction ends, in the order they were added.
-  @exclusivity(unchecked) private var transactionListeners: [any TransactionListener] = []
+  /// The listeners of transaction ends, in the order they were added, unretained: each is one of
+  /// ``states``, which live as long as the connection. Walked by index (``forEachTransactionListener(_:)``),
+  /// so that a commit costs no reference counting; a listener removed during a walk leaves
+  /// ``RemovedTransactionListener/shared`` in its place until the walk ends, so that the others keep
+  /// their indexes.
+  @exclusivity(unchecked) private var transactionListeners: [Unretained<TransactionListener>] = []
+  /// How many walks of ``transactionListeners`` are under way (a listener can commit again), and whether
+  /// a listener was removed during one.
+  @exclusivity(unchecked) private var listenerWalks = 0
+  @exclusivity(unchecked) private var listenersRemovedDuringWalk = false
 
   /// The capabilities' per-connection states, by type. They live as long as the connection: statements
   /// keep it alive, so a callback that SQLite makes while finalizing the last statement of a closed
@@ -220,14 +232,46 @@ final class Connection {
   }
 
   /// Adds `listener` to those the commit and rollback hooks tell (once: adding it again does nothing).
-  func addTransactionListener(_ listener: any TransactionListener) {
-    guard !transactionListeners.contains(where: { $0 === listener }) else { return }
-    transactionListeners.append(listener)
+  func addTransactionListener<Listener: TransactionListener & ConnectionState>(_ listener: Listener) {
+    guard existingState(Listener.self) === listener else {
+      preconditionFailure("a transaction listener must be a state of its connection")
+    }
+    guard !transactionListeners.contains(where: { $0.opaque == Unretained(listener).opaque }) else { return }
+    transactionListeners.append(Unretained(listener))
   }
 
   /// Removes `listener` from those the commit and rollback hooks tell.
-  func removeTransactionListener(_ listener: any TransactionListener) {
-    transactionListeners.removeAll { $0 === listener }
+  func removeTransactionListener(_ listener: TransactionListener) {
+    guard let index = transactionListeners.firstIndex(where: { $0.opaque == Unretained(listener).opaque }) else {
+      return
+    }
+    if listenerWalks > 0 {
+      transactionListeners[index] = Unretained(RemovedTransactionListener.shared)
+      listenersRemovedDuringWalk = true
+    } else {
+      transactionListeners.remove(at: index)
+    }
+  }
+
+  /// Calls `body` with each transaction listener there is when the walk starts, in order, without
+  /// retaining them or the list: a listener added meanwhile waits for the next walk, one removed
+  /// meanwhile is not called any more.
+  @inline(__always)
+  private func forEachTransactionListener(_ body: (TransactionListener) -> Void) {
+    let count = transactionListeners.count
+    guard count > 0 else { return }
+    listenerWalks += 1
+    var index = 0
+    // Closing the connection empties the list.
+    while index < count, index < transactionListeners.count {
+      transactionListeners[index].withObject(body)
+      index += 1
+    }
+    listenerWalks -= 1
+    if listenerWalks == 0, listenersRemovedDuringWalk {
+      listenersRemovedDuringWalk = false
+      transactionListeners.removeAll { $0.opaque == Unretained(RemovedTransactionListener.shared).opaque }
+    }
   }
 
   /// Tells the listeners that the transactions committed since the last call are done, once the
@@ -243,17 +287,17 @@ final class Connection {
     // Not from inside a callback that SQLite restricts: the next statement after it reports the commit.
     guard restrictedCallback == nil, let handle, sqlite3_get_autocommit(handle) != 0 else { return }
     commitAwaitsCompletion = false
-    for listener in transactionListeners { listener.transactionDidCommit(on: self) }
+    forEachTransactionListener { $0.transactionDidCommit(on: self) }
   }
 
   /// Tells the listeners that `Database.savepoint` began a savepoint.
   func savepointDidBegin() {
-    for listener in transactionListeners { listener.savepointDidBegin(on: self) }
+    forEachTransactionListener { $0.savepointDidBegin(on: self) }
   }
 
   /// Tells the listeners that `Database.savepoint` ended its savepoint.
   func savepointDidEnd(rolledBack: Bool) {
-    for listener in transactionListeners { listener.savepointDidEnd(on: self, rolledBack: rolledBack) }
+    forEachTransactionListener { $0.savepointDidEnd(on: self, rolledBack: rolledBack) }
   }
 
   /// Runs `body` with every commit on this connection turned into a rollback (the commit fails with
@@ -373,7 +417,7 @@ final class Connection {
         Unretained<Connection>(opaque: userData).withObject { connection in
           connection.rollbackCount += 1
           connection.commitAwaitsCompletion = false
-          for listener in connection.transactionListeners { listener.transactionDidRollback(on: connection) }
+          connection.forEachTransactionListener { $0.transactionDidRollback(on: connection) }
         }
       }, Unretained(self).opaque)
   }
@@ -382,9 +426,11 @@ final class Connection {
   /// says `.rollback` (the listeners after it are not asked).
   private func commitDecision() -> CommitDecision {
     if commitRefusals > 0 { return .rollback }
-    for listener in transactionListeners where listener.transactionWillCommit(on: self) == .rollback {
-      return .rollback
+    var decision = CommitDecision.commit
+    forEachTransactionListener { listener in
+      // The listeners after one that refuses are not asked.
+      if decision == .commit { decision = listener.transactionWillCommit(on: self) }
     }
-    return .commit
+    return decision
   }
 }

@@ -195,7 +195,9 @@ final class UpdateHookDispatcher {
       handle,
       { userData, code, databaseName, tableName, rowid in
         guard let userData, let databaseName, let tableName else { return }
-        Unretained<UpdateHookDispatcher>(opaque: userData).object.dispatch(code, databaseName, tableName, rowid)
+        Unretained<UpdateHookDispatcher>(opaque: userData).withObject {
+          $0.dispatch(code, databaseName, tableName, rowid)
+        }
       }, Unretained(dispatcher).opaque)
     connection.state(HookRegistry.self).slots[.update] = dispatcher
     return dispatcher

@@ -90,17 +90,17 @@ final class HookRegistry: ConnectionState {
 
 /// The user's commit and rollback hooks (``Database/setCommitHook(_:)``,
 /// ``Database/setRollbackHook(_:)``), told by the transaction hooks that every connection carries.
-final class UserTransactionHooks: ConnectionState, TransactionListener {
+final class UserTransactionHooks: TransactionListener, ConnectionState {
   var commitHook: (() -> CommitDecision)?
   var rollbackHook: (() -> Void)?
 
-  init() {}
+  override init() {}
 
-  func transactionWillCommit(on connection: Connection) -> CommitDecision {
+  override func transactionWillCommit(on connection: Connection) -> CommitDecision {
     commitHook.map { hook in connection.restricting(.commitHook, hook) } ?? .commit
   }
 
-  func transactionDidRollback(on connection: Connection) {
+  override func transactionDidRollback(on connection: Connection) {
     if let hook = rollbackHook { connection.restricting(.rollbackHook, hook) }
   }
 

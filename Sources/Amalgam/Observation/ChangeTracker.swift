@@ -23,7 +23,7 @@ import AmalgamSQLite
 ///
 /// Used only on the thread using the connection, so its fields skip the dynamic exclusivity checks that
 /// would otherwise run on every row.
-final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListener, AuthorizerListener {
+final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListener, AuthorizerListener {
   /// What the tracker learns of an `UPDATE` of one table beyond "changed".
   struct DetailPlan {
     /// The table's number of columns when planned: `sqlite3_preupdate_count` must agree.
@@ -143,7 +143,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
   /// whole.
   @exclusivity(unchecked) private var updatedTables: Set<DatabaseRegion.Table> = []
 
-  init() {}
+  override init() {}
 
   /// The tracker of `connection`, installed on its callbacks.
   static func installed(on connection: Connection, _ handle: OpaquePointer) -> ChangeTracker {
@@ -362,7 +362,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
 
   // MARK: Transactions
 
-  func transactionWillCommit(on connection: Connection) -> CommitDecision {
+  override func transactionWillCommit(on connection: Connection) -> CommitDecision {
     if !commitChecks.isEmpty {
       if commitChecksRan {
         commitChecksRan = false
@@ -412,7 +412,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     return .commit
   }
 
-  func transactionDidRollback(on connection: Connection) {
+  override func transactionDidRollback(on connection: Connection) {
     commitChecksRan = false
     empty(&committedTables)
     committedSchemaChange = false
@@ -435,7 +435,7 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     }
   }
 
-  func transactionDidCommit(on connection: Connection) {
+  override func transactionDidCommit(on connection: Connection) {
     // SQLite counts a statement's changes once it ends, after the commit hook: here, not there.
     let total = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     let wroteRows = total != totalChanges || committedRowsChanged
@@ -500,13 +500,13 @@ final class ChangeTracker: ConnectionState, TransactionListener, RowChangeListen
     commitSink?.report(detailed)
   }
 
-  func savepointDidBegin(on connection: Connection) {
+  override func savepointDidBegin(on connection: Connection) {
     levels.append(Level())
     lastTableRecorded = false
     lastTableSettled = false
   }
 
-  func savepointDidEnd(on connection: Connection, rolledBack: Bool) {
+  override func savepointDidEnd(on connection: Connection, rolledBack: Bool) {
     guard levels.count > 1 else { return }
     let level = levels.removeLast()
     lastTableRecorded = false
@@ -633,13 +633,23 @@ extension ChangeTracker {
   /// restricted to columns or rows), the columns to compare, unless the table is changed as a whole (a
   /// `WITHOUT ROWID` or virtual table, a table with generated columns, or a build without the
   /// pre-update hook). Called on the connection, between its closures.
+  /// Whether ``updateDetailPlans(_:reads:version:)`` may change anything for the index's `version`:
+  /// when no observation read a table restricted to columns or rows at this version, a schema change
+  /// cannot make plans out of nothing (the common case costs no lock).
+  @inline(__always)
+  func plansMayChange(version: UInt64) -> Bool {
+    #if ENABLE_PREUPDATE_HOOK
+      version != plansVersion || hasPlans
+    #else
+      false
+    #endif
+  }
+
   func updateDetailPlans(
     _ handle: OpaquePointer, reads: () -> [DatabaseRegion.Table: DatabaseRegion.TableRegion], version: UInt64
   ) {
     #if ENABLE_PREUPDATE_HOOK
-      // No observation read a table restricted to columns or rows when the index had this version: a
-      // schema change cannot make plans out of nothing (the common case costs no lock).
-      if version == plansVersion && !hasPlans { return }
+      if !plansMayChange(version: version) { return }
       guard let connection = connection?.object else { return }
       let epoch = RegionRecorder.currentSchemaEpoch
       if version == plansVersion && epoch == plansEpoch {

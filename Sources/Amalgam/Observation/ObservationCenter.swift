@@ -27,10 +27,10 @@ protocol ObservationEntry: AnyObject, Sendable {
 /// concern every entry.
 final class ObservationCenter: @unchecked Sendable {
   // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount`, `writerDataVersions`,
-  // `checkAfterTransaction` and `fileKey` are only used on the writer's serial queue (in
+  // `checkAfterTransaction`, `fileKey` and `fileKeyCount` are only used on the writer's serial queue (in
   // writerClosureDidEnd, the tracker's reports and the data_version check, which all run there), and in
-  // init, before the center is shared. `indexVersion` is written under the lock and read with relaxed
-  // atomics.
+  // init, before the center is shared. `indexVersion` and `entryCount` are written under the lock and
+  // read with relaxed atomics.
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
     /// The entries by the tables of their region, so that a commit finds the entries it concerns
@@ -52,6 +52,13 @@ final class ObservationCenter: @unchecked Sendable {
     var indexVersion: UInt64 = 0
     /// Where ``indexVersion`` is published, for reading without the lock (see ``InterestCache``).
     let publishedIndexVersion: UnsafeMutablePointer<UInt64>
+    /// Where the number of ``entries`` is published, for the writer's look after each closure.
+    let publishedEntryCount: UnsafeMutablePointer<UInt64>
+
+    /// Publishes the number of entries, after each change of ``entries``.
+    func publishEntryCount() {
+      amalgam_store_relaxed(publishedEntryCount, UInt64(entries.count))
+    }
 
     mutating func index(_ id: ObjectIdentifier, _ region: DatabaseRegion?) {
       unindex(id)
@@ -85,17 +92,25 @@ final class ObservationCenter: @unchecked Sendable {
   /// compares it with its value when the fetch started, since a commit to a table that no region held
   /// then was never reported (and did not move ``generation``).
   let commitCount: UnsafeMutablePointer<UInt64>
-  private var tracker: ChangeTracker?
-  private var lastCommitCount = 0
+  /// ``State/publishedEntryCount``, freed with the center.
+  private let entryCount: UnsafeMutablePointer<UInt64>
+  /// The writer's change tracker while installed: a state of the writer's connection, which keeps it.
+  @exclusivity(unchecked) private var tracker: Unretained<ChangeTracker>?
+  @exclusivity(unchecked) private var lastCommitCount = 0
   /// The writer's `PRAGMA data_version` of each database file it has open, by file name: only other
   /// connections' commits change them, and they are only compared with values read on the writer.
-  private var writerDataVersions: [String: Int] = [:]
+  @exclusivity(unchecked) private var writerDataVersions: [String: Int] = [:]
   /// A data_version check came while the writer was in a transaction: it runs when the transaction
   /// ends (a commit of another connection made meanwhile must not be forgotten).
-  private var checkAfterTransaction = false
-  /// The schema-name and file-name pointers of the writer's databases at the last look, for a look
-  /// after each closure that allocates nothing when they did not change.
-  private var fileKey: [UnsafePointer<CChar>?] = []
+  @exclusivity(unchecked) private var checkAfterTransaction = false
+  /// The schema-name and btree pointers of the writer's databases at the last look (see
+  /// `amalgam_databases_unchanged`), for a look after each closure that allocates nothing when they did
+  /// not change; ``fileKeyCount`` of them are set (-1: too many to compare).
+  private let fileKey: UnsafeMutablePointer<UnsafeRawPointer?>
+  @exclusivity(unchecked) private var fileKeyCount: Int32 = 0
+  /// Room for two pointers for each database a connection can have (main, temp and SQLite's maximum of
+  /// 125 attached).
+  private static let fileKeyCapacity: Int32 = 256
   /// Runs a closure on the writer (the queue's or pool's `async`), after the scheduled ones.
   private let onWriter: @Sendable (@escaping @Sendable (Database) -> Void) -> Void
   /// Opens a connection of the watcher's own to a database file; `nil` to see only the writer's own
@@ -111,7 +126,11 @@ final class ObservationCenter: @unchecked Sendable {
     indexVersion.initialize(to: 0)
     commitCount = .allocate(capacity: 1)
     commitCount.initialize(to: 0)
-    state = LockedState(State(publishedIndexVersion: indexVersion))
+    fileKey = .allocate(capacity: Int(Self.fileKeyCapacity))
+    fileKey.initialize(repeating: nil, count: Int(Self.fileKeyCapacity))
+    entryCount = .allocate(capacity: 1)
+    entryCount.initialize(to: 0)
+    state = LockedState(State(publishedIndexVersion: indexVersion, publishedEntryCount: entryCount))
     self.watchInterval = watchInterval
     self.watcherFactory = watcherFactory
     self.onWriter = onWriter
@@ -120,6 +139,8 @@ final class ObservationCenter: @unchecked Sendable {
   deinit {
     indexVersion.deallocate()
     commitCount.deallocate()
+    fileKey.deallocate()
+    entryCount.deallocate()
   }
 
   /// The writer committed (whether or not the commit concerns an entry): see ``commitCount``.
@@ -150,7 +171,7 @@ final class ObservationCenter: @unchecked Sendable {
       self.refreshWatchedFiles(handle, force: true)
       self.writerDataVersions = (try? Self.dataVersions(db)) ?? [:]
     }
-    writer.afterEachClosure = { [self] db in writerClosureDidEnd(db) }
+    writer.observationCenter = self
   }
 
   /// How many commits were reported to the entries so far.
@@ -161,6 +182,7 @@ final class ObservationCenter: @unchecked Sendable {
     let region = entry.observedRegion
     let startWatcher = state.withLock { state in
       state.entries[ObjectIdentifier(entry)] = entry
+      state.publishEntryCount()
       state.index(ObjectIdentifier(entry), region)
       return state.watcher == nil && watcherFactory != nil && watchInterval != nil
     }
@@ -187,9 +209,9 @@ final class ObservationCenter: @unchecked Sendable {
   func remove(_ entry: any ObservationEntry) {
     let (wasLast, watcher) = state.withLock { state -> (Bool, ForeignCommitWatcher?) in
       state.unindex(ObjectIdentifier(entry))
-      guard state.entries.removeValue(forKey: ObjectIdentifier(entry)) != nil, state.entries.isEmpty else {
-        return (false, nil)
-      }
+      let removed = state.entries.removeValue(forKey: ObjectIdentifier(entry)) != nil
+      state.publishEntryCount()
+      guard removed, state.entries.isEmpty else { return (false, nil) }
       defer { state.watcher = nil }
       return (true, state.watcher)
     }
@@ -202,7 +224,7 @@ final class ObservationCenter: @unchecked Sendable {
   /// Called on the writer after each closure: reports the closure's commits, and installs or removes
   /// the change tracker.
   func writerClosureDidEnd(_ db: Database) {
-    let connection = db.connection
+    unowned(unsafe) let connection = db.connection
     guard let handle = connection.handle else {
       tracker = nil
       let entries = state.withLock { Array($0.entries.values) }
@@ -213,15 +235,18 @@ final class ObservationCenter: @unchecked Sendable {
     if checkAfterTransaction, db.isInAutocommitMode { checkWriterDataVersions(db) }
     let commitCount = connection.commitCount
     defer { lastCommitCount = commitCount }
-    let hasEntries = !isEmpty
+    // Published by add and remove before they schedule a closure on the writer, which then sees it.
+    let hasEntries = amalgam_load_relaxed(entryCount) != 0
     if hasEntries, watchInterval != nil { refreshWatchedFiles(handle, force: false) }
     if let tracker {
       guard !hasEntries else {
-        tracker.updateDetailPlans(handle, reads: restrictedReads, version: amalgam_load_relaxed(indexVersion))
+        tracker.withObject { updateDetailPlans($0, handle) }
         return
       }
-      tracker.commitSink = nil
-      tracker.uninstallIfUnused(connection, handle)
+      tracker.withObject { tracker in
+        tracker.commitSink = nil
+        tracker.uninstallIfUnused(connection, handle)
+      }
       self.tracker = nil
       RegionRecorder.stopListening(on: connection)
     } else if hasEntries {
@@ -229,9 +254,16 @@ final class ObservationCenter: @unchecked Sendable {
       if commitCount != lastCommitCount { report(.fullDatabase) }
       let tracker = ChangeTracker.installed(on: connection, handle)
       tracker.commitSink = self
-      self.tracker = tracker
-      tracker.updateDetailPlans(handle, reads: restrictedReads, version: amalgam_load_relaxed(indexVersion))
+      self.tracker = Unretained(tracker)
+      updateDetailPlans(tracker, handle)
     }
+  }
+
+  /// Has the tracker make its column and rowid plans again if the index or the schema changed.
+  private func updateDetailPlans(_ tracker: ChangeTracker, _ handle: OpaquePointer) {
+    let version = amalgam_load_relaxed(indexVersion)
+    guard tracker.plansMayChange(version: version) else { return }
+    tracker.updateDetailPlans(handle, reads: restrictedReads, version: version)
   }
 
   /// What the entries read of the tables that some of them read restricted to columns or rows: for each
@@ -392,37 +424,20 @@ final class ObservationCenter: @unchecked Sendable {
 
   /// Looks at which database files the writer has open (main and attached; `temp` and in-memory ones
   /// left out) and tells the watcher when they changed. Unless `force`, a look that finds the same
-  /// schema and file name pointers as the last one stops there, allocating nothing: ATTACH and DETACH
+  /// schema-name and btree pointers as the last one stops there, allocating nothing: ATTACH and DETACH
   /// change them (the look forced at each data_version check catches a reused address).
   private func refreshWatchedFiles(_ handle: OpaquePointer, force: Bool) {
-    if !force {
-      var position = 0
-      var index: Int32 = 0
-      var same = true
-      while let name = sqlite3_db_name(handle, index) {
-        let file = sqlite3_db_filename(handle, name)
-        guard position + 1 < fileKey.count, fileKey[position] == name, fileKey[position + 1] == file else {
-          same = false
-          break
-        }
-        position += 2
-        index += 1
-      }
-      if same && position == fileKey.count { return }
-    }
-    var key: [UnsafePointer<CChar>?] = []
+    let unchanged = amalgam_databases_unchanged(handle, fileKey, Self.fileKeyCapacity, &fileKeyCount) != 0
+    if unchanged && !force { return }
     var paths: [String] = []
     var index: Int32 = 0
     while let name = sqlite3_db_name(handle, index) {
-      let file = sqlite3_db_filename(handle, name)
-      key += [name, file]
-      if index != 1, let file, file.pointee != 0 {
+      if index != 1, let file = sqlite3_db_filename(handle, name), file.pointee != 0 {
         let path = String(cString: file)
         if !paths.contains(path) { paths.append(path) }
       }
       index += 1
     }
-    fileKey = key
     let watcher = state.withLock { state -> ForeignCommitWatcher? in
       guard state.files.map(\.path) != paths else { return nil }
       // A file already watched keeps the identity it had when first seen: the one the writer opened.

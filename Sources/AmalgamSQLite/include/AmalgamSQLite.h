@@ -96,6 +96,14 @@ int amalgam_column_bytes(sqlite3_stmt *stmt, int column, const void **bytes, int
 /// readonly database"), whatever path it runs through, as under the pragma.
 int amalgam_query_only(sqlite3 *db, int on);
 
+/// Whether `db`'s databases (main, temp and attached) are those whose schema-name and btree pointers
+/// `key[0 ..< *count]` holds, two per database; then writes the current ones there (and their number to
+/// `*count`). ATTACH and DETACH change them, so a caller that looks after each of its closures allocates
+/// and compares nothing more when they did not (a database detached and another attached at the same
+/// addresses looks unchanged: callers also look in full now and then). Returns 0, with `*count` -1, when
+/// `capacity` pointers cannot hold them.
+int amalgam_databases_unchanged(sqlite3 *db, const void **key, int capacity, int *count);
+
 // ---- Rowid-level regions (Sources/AmalgamSQLite/sqlite3.c) ----
 // What a statement's bytecode reads, table by table: which tables it reads only at rowids pinned by a
 // bound parameter or an integer constant (`SELECT ... FROM t WHERE id = ?`, `WHERE rowid = 5`), and which

@@ -167,6 +167,42 @@ private func runShell(_ path: String, _ script: String, in directory: URL) async
     }
   }
 
+  /// Files attached while observations run are watched from the closure that attached them on, and a
+  /// file attached under the name of a detached one replaces it (a poll of a minute: only file events
+  /// and the writer's look after each closure can see them).
+  @Test func filesAttachedWhileObservingAreWatched() async throws {
+    try await withTemporaryDirectory { directory in
+      let main = directory.appendingPathComponent("main.db").path
+      let first = directory.appendingPathComponent("first.db").path
+      let second = directory.appendingPathComponent("second.db").path
+      for path in [first, second] {
+        let created = try await runShell(path, "PRAGMA journal_mode = wal;\n\(schema)", in: directory)
+        #expect(created.status == 0, "\(created.stderr)")
+      }
+      let queue = try DatabaseQueue(path: main, configuration: settings(.wal, poll: .seconds(60)))
+      try queue.sync { db in try db.batch(sql: schema) }
+      let mainNotes = Collector(queue.observe(countNotes))
+      defer { mainNotes.task.cancel() }
+      #expect(await mainNotes.waitFor(count: 1))
+
+      try queue.sync { db in try db.execute(sql: "ATTACH DATABASE ? AS aux", arguments: [first]) }
+      let collector = Collector(
+        queue.observe { db in try db.prepare(sql: "SELECT count(*) FROM aux.note").front(Int.self) ?? 0 }
+          .removingDuplicates())
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      var outcome = try await runShell(first, "INSERT INTO note(text) VALUES ('first');", in: directory)
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(await eventually(timeout: 10) { collector.current.last == 1 }, "\(collector.current)")
+
+      try queue.sync { db in try db.execute(sql: "DETACH DATABASE aux") }
+      try queue.sync { db in try db.execute(sql: "ATTACH DATABASE ? AS aux", arguments: [second]) }
+      outcome = try await runShell(second, "INSERT INTO note(text) VALUES ('a'), ('b'), ('c');", in: directory)
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(await eventually(timeout: 10) { collector.current.last == 3 }, "\(collector.current)")
+    }
+  }
+
   /// A file renamed over the database (restoring a backup), or the database deleted and created again:
   /// the queue still sees the old file, so the observation ends with an error that says so.
   @Test(arguments: [false, true])

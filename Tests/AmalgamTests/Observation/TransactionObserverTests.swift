@@ -271,6 +271,42 @@ private struct Refusal: Error, CustomStringConvertible {
     #expect(try db.prepare(sql: "SELECT count(*) FROM note WHERE text IS NOT NULL").front(Int.self) == 2)
   }
 
+  /// An observer that removes itself when told about a commit leaves the connection's other transaction
+  /// listeners (the user's commit hook) in place, each told once per commit, and can be added again.
+  @Test func anObserverThatRemovesItselfOnCommitLeavesTheCommitHookInPlace() throws {
+    final class OneShot: TransactionObserver {
+      let observedRegion = DatabaseRegion.fullDatabase
+      unowned let db: Database
+      var commits = 0
+      var error: (any Error)?
+      init(_ db: Database) { self.db = db }
+      func databaseDidCommit(changes: DatabaseRegion) {
+        commits += 1
+        do { try db.remove(transactionObserver: self) } catch { self.error = error }
+      }
+    }
+    let db = try makeDatabase()
+    let observer = OneShot(db)
+    // The observer's listener first, the commit hook's after it.
+    try db.add(transactionObserver: observer)
+    var hookCalls = 0
+    try db.setCommitHook {
+      hookCalls += 1
+      return .commit
+    }
+    try db.execute(sql: "INSERT INTO note(text) VALUES ('a')")
+    #expect(observer.error == nil)
+    #expect((observer.commits, hookCalls) == (1, 1))
+    try db.execute(sql: "INSERT INTO note(text) VALUES ('b')")
+    #expect((observer.commits, hookCalls) == (1, 2))
+    try db.add(transactionObserver: observer)
+    try db.execute(sql: "INSERT INTO note(text) VALUES ('c')")
+    #expect((observer.commits, hookCalls) == (2, 3))
+    try db.execute(sql: "INSERT INTO note(text) VALUES ('d')")
+    #expect((observer.commits, hookCalls) == (2, 4))
+    #expect(try db.prepare(sql: "SELECT count(*) FROM note").front(Int.self) == 4)
+  }
+
   @Test func anObserverCanWriteInDatabaseDidCommitAndEachCommitIsReportedOnce() throws {
     /// Writes an audit log of the commits that change `note`, as the observer's documentation allows.
     final class AuditLog: TransactionObserver {
