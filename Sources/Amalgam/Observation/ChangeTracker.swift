@@ -743,7 +743,12 @@ extension ChangeTracker {
       preTable = number
       preRowid = code == SQLITE_DELETE ? oldRowid : newRowid
       var detail = details[number] ?? DatabaseRegion.TableRegion(columns: [], rowids: plan.tracksRowids ? [] : nil)
-      if details[number] == nil { detailNumbers.append(number) }
+      if details[number] == nil {
+        detailNumbers.append(number)
+      } else {
+        // Taken out, so that its sets are changed in place, not copied at each row.
+        details[number] = nil
+      }
       if plan.tracksRowids, detail.rowids != nil {
         detail.rowids?.insert(preRowid)
         if code == SQLITE_UPDATE, oldRowid != newRowid { detail.rowids?.insert(oldRowid) }
