@@ -113,6 +113,35 @@ extension ConcurrencyTests {
       #expect(try queue.sync { db in try db.prepare(sql: "SELECT count(*) FROM t").front(Int.self) } == 0)
     }
 
+    /// Keeps a statement past the closure that prepared it. Unchecked: `statement` is set and cleared only
+    /// inside the queue's closures, which run one at a time.
+    final class StatementKeeper: @unchecked Sendable {
+      var statement: Statement?
+    }
+
+    @Test func aStatementKeptPastTheCancelledClosureDoesNotStopTheRollback() async throws {
+      let queue = try makeQueue()
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1), (2)") }
+      let keeper = StatementKeeper()
+      let (error, _) = await cancel {
+        try await queue.write { db in
+          try db.begin(.immediate)
+          try db.execute(sql: "INSERT INTO t VALUES (3)")
+          // Kept running after the closure: the interrupt stays in effect and fails the first ROLLBACK.
+          let pending = try db.prepare(sql: "SELECT x FROM t ORDER BY x")
+          _ = try pending.step()
+          keeper.statement = pending
+          _ = try db.prepare(sql: ConcurrencyTests.endlessQuery).step()
+        }
+      }
+      #expect(error is CancellationError)
+      #expect(try queue.sync { $0.isInAutocommitMode })
+      #expect(try queue.sync { db in try db.prepare(sql: "SELECT count(*) FROM t").front(Int.self) } == 2)
+      // The kept statement was reset, not finalized: it runs again from the start.
+      #expect(try queue.sync { _ in try keeper.statement?.column(0, as: Int.self) } == [1, 2])
+      try queue.sync { _ in keeper.statement = nil }
+    }
+
     @Test func aLoopOfShortStatementsIsStoppedToo() async throws {
       // An interrupt that arrives between two statements is ignored by SQLite; the queue interrupts again
       // until the closure gives up.
