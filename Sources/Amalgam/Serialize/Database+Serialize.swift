@@ -26,8 +26,8 @@ extension Database {
   /// For in-memory databases, ``withSerializedBytes(schema:_:)`` reads them without any copy.
   ///
   /// - Parameter schema: `"main"`, `"temp"` or an attached database's name.
-  /// - Throws: ``SQLiteError`` when the schema does not exist or memory runs out;
-  ///   ``DatabaseError/databaseClosed``.
+  /// - Throws: ``SQLiteError`` when the schema does not exist, memory runs out, or another connection's
+  ///   lock keeps SQLite from reading it (`SQLITE_BUSY`); ``DatabaseError/databaseClosed``.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/serialize.html>
   public func serialize(schema: String = "main") throws -> Data {
@@ -35,9 +35,8 @@ extension Database {
     var size: Int64 = 0
     let bytes = try connection.withHandle { sqlite3_serialize($0, schema, &size, 0) }
     guard let bytes else {
-      // 0 for an empty database; -1 for one SQLite has not opened yet ("temp" before its first table).
-      if size <= 0 { return Data() }
-      throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
+      try checkNoSerializedBytes(schema: schema, size: size)
+      return Data()
     }
     return Data(bytesNoCopy: bytes, count: Int(size), deallocator: .custom { pointer, _ in sqlite3_free(pointer) })
   }
@@ -79,10 +78,8 @@ extension Database {
     }
     let copy = try box.withHandle { sqlite3_serialize($0, schema, &size, 0) }
     guard let copy else {
-      if size <= 0 {
-        return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-      }
-      throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
+      try checkNoSerializedBytes(schema: schema, size: size)
+      return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
     }
     defer { sqlite3_free(copy) }
     return try box.restricting(.serializedBytesBody) { try body(UnsafeRawBufferPointer(start: copy, count: Int(size))) }
@@ -195,6 +192,26 @@ extension Database {
     guard let file = fopen(path, "rb") else { return false }
     defer { fclose(file) }
     return fgetc(file) != EOF
+  }
+
+  /// Throws unless a NULL from `sqlite3_serialize` (copying, with `size` as it set it) means an empty
+  /// image. SQLite answers NULL for an empty database (size 0) and for a schema it has not opened yet
+  /// ("temp" before its first table: size -1, and no B-tree), but also when it could not read the page
+  /// count (a lock held by another connection, no memory: size -1 too) or allocate the copy (the size).
+  private func checkNoSerializedBytes(schema: String, size: Int64) throws {
+    if size == 0 { return }
+    if size < 0 {
+      let rc = try connection.withHandle { handle -> Int32? in
+        // SQLITE_FCNTL_FILE_POINTER fails only where the schema has no B-tree: not opened yet.
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        if sqlite3_file_control(handle, schema, SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK { return nil }
+        return sqlite3_errcode(handle)
+      }
+      guard let rc else { return }
+      if rc != SQLITE_OK { throw error(rc) }
+      throw SQLiteError(code: .noMemory, message: "Out of memory serializing database \(schema)")
+    }
+    throw SQLiteError(code: .noMemory, message: "Out of memory serializing a \(size)-byte database")
   }
 
   /// Throws SQLite's "unknown database" error for a schema this connection does not have.

@@ -64,12 +64,12 @@
 
     /// Reads a BLOB.
     public init(databaseValue: DatabaseValue) throws {
-      bytes = try vectorElements(databaseValue, as: UInt8.self, elementType: .bit, vectorType: BitVector.self)
+      bytes = try Self.elements(from: databaseValue)
     }
 
     /// Reads a BLOB column's bytes in place, without a ``DatabaseValue``.
     public init(row: borrowing Row, at index: Int32) throws {
-      bytes = try vectorElements(row: row, at: index, as: UInt8.self, elementType: .bit, vectorType: BitVector.self)
+      bytes = try Self.elements(row: row, at: index)
     }
   }
 #endif

@@ -52,78 +52,83 @@
       }
       try statement.checkBinding(rc, at: index)
     }
-
-    /// The SQL expression that binds this vector as parameter `?` with its element type:
-    /// `?`, `vec_int8(?)` or `vec_bit(?)`.
-    static var parameterSQL: String {
-      elementType == .float32 ? "?" : "\(elementType.sqlFunction)(?)"
-    }
   }
 
-  /// Reads a vector's elements from a BLOB of whole elements, or the error to throw.
-  func vectorElements<Element>(
-    _ bytes: UnsafeRawBufferPointer, as type: Element.Type, elementType: VectorElementType
-  ) -> Result<[Element], VectorError> {
-    let width = MemoryLayout<Element>.stride
-    guard bytes.count % width == 0 else {
-      return .failure(.partialElement(byteCount: bytes.count, elementType: elementType))
-    }
-    let count = bytes.count / width
-    return .success(
-      [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-        if let source = bytes.baseAddress, let target = buffer.baseAddress {
-          UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: bytes.count)
+  // Reading: each vector type's initializers call these with its own element type and Swift type, so the
+  // format rules (whole elements, JSON for float32 and int8, BLOB only for bits) live in one place.
+  extension DatabaseVector {
+    /// The elements of a stored value: a BLOB in sqlite-vec's format, or JSON text (float32 and int8
+    /// only, as sqlite-vec reads it).
+    ///
+    /// - Throws: ``DatabaseError/conversionFailed(column:type:found:reason:)`` naming this vector type.
+    static func elements<Element: Decodable>(from value: DatabaseValue) throws -> [Element] {
+      switch value {
+      case .blob(let data):
+        switch data.withUnsafeBytes({ elements(copying: $0, as: Element.self) }) {
+        case .success(let elements): return elements
+        case .failure(let error): throw DatabaseError.cannotConvert(value, to: Self.self, error.description)
         }
-        initialized = count
-      })
-  }
-
-  /// Reads a vector's elements from a stored value: a BLOB in sqlite-vec's format, or JSON text (float32
-  /// and int8 only, as sqlite-vec reads it). Throws ``DatabaseError/conversionFailed(column:type:found:reason:)``,
-  /// or ``VectorError/invalidJSON(_:)`` for bad JSON when `jsonError` is true.
-  func vectorElements<Element: Decodable>(
-    _ value: DatabaseValue, as type: Element.Type, elementType: VectorElementType, vectorType: Any.Type,
-    jsonError: Bool = false
-  ) throws -> [Element] {
-    switch value {
-    case .blob(let data):
-      let result = data.withUnsafeBytes { vectorElements($0, as: type, elementType: elementType) }
-      switch result {
-      case .success(let elements): return elements
-      case .failure(let error): throw DatabaseError.cannotConvert(value, to: vectorType, error.description)
-      }
-    case .text(let text) where elementType != .bit:
-      do {
-        return try JSONDecoder().decode([Element].self, from: Data(text.utf8))
-      } catch {
-        if jsonError { throw VectorError.invalidJSON("\(elementType) elements expected in \(text.debugDescription)") }
+      case .text(let text) where elementType != .bit:
+        guard let elements: [Element] = decodeJSON(text) else {
+          throw DatabaseError.cannotConvert(
+            value, to: Self.self, VectorError.invalidJSON("\(elementType) elements expected").description)
+        }
+        return elements
+      default:
         throw DatabaseError.cannotConvert(
-          value, to: vectorType, VectorError.invalidJSON("\(elementType) elements expected").description)
+          value, to: Self.self,
+          elementType == .bit ? "a bit vector is stored as a BLOB" : "a vector is stored as a BLOB or as JSON text")
       }
-    default:
-      throw DatabaseError.cannotConvert(
-        value, to: vectorType,
-        elementType == .bit ? "a bit vector is stored as a BLOB" : "a vector is stored as a BLOB or as JSON text")
     }
-  }
 
-  /// Reads column `index` of `row` as a vector's elements without going through ``DatabaseValue`` when
-  /// it is a BLOB.
-  func vectorElements<Element: Decodable>(
-    row: borrowing Row, at index: Int32, as type: Element.Type, elementType: VectorElementType,
-    vectorType: Any.Type
-  ) throws -> [Element] {
-    if sqlite3_column_type(row.sqliteHandle, index) == SQLITE_BLOB {
-      let result = try row.withUnsafeBytes(at: Int(index)) { bytes in
-        vectorElements(bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), as: type, elementType: elementType)
+    /// The elements of JSON text such as `[0.5, -1, 2e-3]`.
+    ///
+    /// - Throws: ``VectorError/invalidJSON(_:)`` when the text is not a JSON array of this type's elements.
+    static func elements<Element: Decodable>(json: String) throws -> [Element] {
+      guard let elements: [Element] = decodeJSON(json) else {
+        throw VectorError.invalidJSON("\(elementType) elements expected in \(json.debugDescription)")
       }
-      if case .success(let elements) = result { return elements }
+      return elements
     }
-    return try vectorElements(row.databaseValue(at: index), as: type, elementType: elementType, vectorType: vectorType)
-  }
 
-  /// JSON text of a vector's elements, as sqlite-vec reads it: `[0.5,-1.0]`.
-  func vectorJSON<Element>(_ elements: [Element]) -> String {
-    "[" + elements.map { "\($0)" }.joined(separator: ",") + "]"
+    /// The elements of column `index` of `row`, read in place (one copy) when it is a BLOB of whole
+    /// elements, and as ``elements(from:)`` reads its ``DatabaseValue`` otherwise.
+    static func elements<Element: Decodable>(row: borrowing Row, at index: Int32) throws -> [Element] {
+      if sqlite3_column_type(row.sqliteHandle, index) == SQLITE_BLOB {
+        let result = try row.withUnsafeBytes(at: Int(index)) { bytes in
+          elements(copying: bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), as: Element.self)
+        }
+        if case .success(let elements) = result { return elements }
+      }
+      return try elements(from: row.databaseValue(at: index))
+    }
+
+    /// The elements of a BLOB of whole elements, copied once, or the error to throw.
+    private static func elements<Element>(
+      copying bytes: UnsafeRawBufferPointer, as type: Element.Type
+    ) -> Result<[Element], VectorError> {
+      let width = MemoryLayout<Element>.stride
+      guard bytes.count % width == 0 else {
+        return .failure(.partialElement(byteCount: bytes.count, elementType: elementType))
+      }
+      let count = bytes.count / width
+      return .success(
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+          if let source = bytes.baseAddress, let target = buffer.baseAddress {
+            UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: bytes.count)
+          }
+          initialized = count
+        })
+    }
+
+    /// The elements of JSON text, or nil when it is not a JSON array of `Element`s.
+    private static func decodeJSON<Element: Decodable>(_ text: String) -> [Element]? {
+      try? JSONDecoder().decode([Element].self, from: Data(text.utf8))
+    }
+
+    /// JSON text of `elements`, as sqlite-vec reads it: `[0.5,-1.0]`.
+    static func json<Element>(_ elements: [Element]) -> String {
+      "[" + elements.map { "\($0)" }.joined(separator: ",") + "]"
+    }
   }
 #endif

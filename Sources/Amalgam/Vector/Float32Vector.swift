@@ -30,9 +30,7 @@
     ///
     /// - Throws: ``VectorError/invalidJSON(_:)`` when the text is not a JSON array of numbers.
     public init(json: String) throws {
-      elements = try vectorElements(
-        .text(json), as: Float.self, elementType: .float32, vectorType: Float32Vector.self,
-        jsonError: true)
+      elements = try Self.elements(json: json)
     }
 
     /// `float32`.
@@ -42,7 +40,7 @@
     public var dimensions: Int { elements.count }
 
     /// The elements as JSON text, as sqlite-vec reads it: `[0.5,-1.0]`.
-    public var json: String { vectorJSON(elements) }
+    public var json: String { Self.json(elements) }
 
     /// ``json``.
     public var description: String { json }
@@ -58,14 +56,12 @@
 
     /// Reads a BLOB of whole float32 elements, or float32 JSON text.
     public init(databaseValue: DatabaseValue) throws {
-      elements = try vectorElements(
-        databaseValue, as: Float.self, elementType: .float32, vectorType: Float32Vector.self)
+      elements = try Self.elements(from: databaseValue)
     }
 
     /// Reads a BLOB column's bytes in place, without a ``DatabaseValue``.
     public init(row: borrowing Row, at index: Int32) throws {
-      elements = try vectorElements(
-        row: row, at: index, as: Float.self, elementType: .float32, vectorType: Float32Vector.self)
+      elements = try Self.elements(row: row, at: index)
     }
   }
 #endif

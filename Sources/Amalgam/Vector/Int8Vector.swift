@@ -28,8 +28,7 @@
     /// - Throws: ``VectorError/invalidJSON(_:)`` when the text is not a JSON array of integers in
     ///   -128...127.
     public init(json: String) throws {
-      elements = try vectorElements(
-        .text(json), as: Int8.self, elementType: .int8, vectorType: Int8Vector.self, jsonError: true)
+      elements = try Self.elements(json: json)
     }
 
     /// `int8`.
@@ -39,7 +38,7 @@
     public var dimensions: Int { elements.count }
 
     /// The elements as JSON text: `[12,-3,127]`.
-    public var json: String { vectorJSON(elements) }
+    public var json: String { Self.json(elements) }
 
     /// ``json``.
     public var description: String { json }
@@ -54,13 +53,12 @@
 
     /// Reads a BLOB (one byte per element), or JSON text of integers.
     public init(databaseValue: DatabaseValue) throws {
-      elements = try vectorElements(databaseValue, as: Int8.self, elementType: .int8, vectorType: Int8Vector.self)
+      elements = try Self.elements(from: databaseValue)
     }
 
     /// Reads a BLOB column's bytes in place, without a ``DatabaseValue``.
     public init(row: borrowing Row, at index: Int32) throws {
-      elements = try vectorElements(
-        row: row, at: index, as: Int8.self, elementType: .int8, vectorType: Int8Vector.self)
+      elements = try Self.elements(row: row, at: index)
     }
   }
 #endif

@@ -177,6 +177,25 @@ import Testing
     #expect(try db.fetchValue(Int.self, sql: "SELECT count(*) FROM lent.tag") == 0)
   }
 
+  /// sqlite3_serialize answers a failure (a lock it cannot take, memory it cannot get) as it answers a
+  /// schema not opened yet: no bytes and a size of -1. A failure throws; it is not an empty image
+  /// (found by the out-of-memory script: the copy of a serialized database had no tables).
+  @Test func aDatabaseLockedByAnotherConnectionThrowsBusyInsteadOfSerializingToNoBytes() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory.appendingPathComponent("locked.sqlite").path
+      let db = try Self.makeDatabase(path: path)
+      #expect(try db.prepare(sql: "PRAGMA journal_mode = DELETE").front(String.self) == "delete")
+      let holder = try Database(path: path)
+      try holder.batch(sql: "BEGIN EXCLUSIVE; INSERT INTO person(name) VALUES ('held');")
+      let error = expectSQLiteError { _ = try db.serialize() }
+      #expect(error?.code == .busy)
+      let noCopyError = expectSQLiteError { _ = try db.withSerializedBytes { $0.count } }
+      #expect(noCopyError?.code == .busy)
+      try holder.execute(sql: "ROLLBACK")
+      #expect(try db.serialize() == (try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+  }
+
   @Test func aTempSchemaNotYetUsedSerializesToNoBytes() throws {
     let db = try Database()
     #expect(try db.serialize(schema: "temp") == Data())

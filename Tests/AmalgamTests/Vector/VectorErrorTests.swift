@@ -75,6 +75,33 @@
       #expect(throws: DatabaseError.self) { _ = try db.fetchOne(BitVector.self, sql: "SELECT '[1, 0]'") }
     }
 
+    @Test func jsonThatIsNotAnArrayOfTheElementTypeIsRefusedNamingIt() throws {
+      #expect(throws: VectorError.invalidJSON("float32 elements expected in \"[1, \\\"a\\\"]\"")) {
+        _ = try Float32Vector(json: #"[1, "a"]"#)
+      }
+      #expect(throws: VectorError.invalidJSON("int8 elements expected in \"[1, 128]\"")) {
+        _ = try Int8Vector(json: "[1, 128]")
+      }
+      #expect(try Int8Vector(json: "[-128, 127]") == [-128, 127])
+      // Read from a column, such text is a conversion error that names the vector type.
+      let db = try Database()
+      #expect {
+        _ = try db.fetchOne(Float32Vector.self, sql: "SELECT '[1,'")
+      } throws: { error in
+        "\(error)".contains("Float32Vector") && "\(error)".contains("float32 elements expected")
+      }
+      #expect {
+        _ = try db.fetchOne(Int8Vector.self, sql: "SELECT '[300]'")
+      } throws: { error in
+        "\(error)".contains("Int8Vector") && "\(error)".contains("int8 elements expected")
+      }
+      #expect {
+        _ = try db.fetchOne(BitVector.self, sql: "SELECT '[1]'")
+      } throws: { error in
+        "\(error)".contains("BitVector") && "\(error)".contains("a bit vector is stored as a BLOB")
+      }
+    }
+
     @Test(arguments: [Float.nan, .infinity, -.infinity])
     func nonFiniteElementsAreRefusedBeforeSQLiteSeesThem(value: Float) throws {
       let db = try Self.database()
