@@ -14,7 +14,9 @@ import Dispatch
 /// It only wakes the center: the center asks the writer's own `PRAGMA data_version`, which only other
 /// connections' commits change, whether a commit happened. A version number is therefore only ever
 /// compared with one read on the same connection, and a wake too many costs a `data_version` read on
-/// the writer, never a missed commit.
+/// the writer, never a missed commit. The writer's own commits, whose file writes wake the watcher as
+/// another process's do, are vouched for by its commit hooks (``OwnCommitCoverage``): a change to the
+/// main file seen while the writer commits waits for its next hook, at most ``coverageWait``.
 ///
 /// It wakes on file events (``FileEvents``) for the files, their `-wal` and their `-journal`, and then
 /// takes no lock: in rollback-journal mode it compares the file's header (which holds the file change
