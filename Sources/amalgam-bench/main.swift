@@ -15,6 +15,7 @@ struct Options {
   var observationLatency: Int?
   var encryptionOpenCost: Int?
   var foreignCommitLatency: Int?
+  var ownCommitCost: Int?
 }
 
 func parseOptions() -> Options? {
@@ -29,6 +30,9 @@ func parseOptions() -> Options? {
     case "--foreign-commit-latency":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.foreignCommitLatency = value
+    case "--own-commit-cost":
+      guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
+      options.ownCommitCost = value
     case "--encryption-open-cost":
       guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { return nil }
       options.encryptionOpenCost = value
@@ -50,10 +54,12 @@ let usage = """
   usage: amalgam-bench [--repetitions N] [--only 1,2,...] [--json]
          amalgam-bench --observation-latency COMMITS
          amalgam-bench --foreign-commit-latency SECONDS   (needs the sqlite3 shell in PATH)
+         amalgam-bench --own-commit-cost COMMITS
          amalgam-bench --encryption-open-cost OPENS   (built with the ENCRYPTION trait)
     Runs each workload through SQLite's C API and Amalgam's API (build with -c release); or measures the
     time from a commit to the observation's value (of the pool's own writer; of another process, the
-    sqlite3 shell, per journal mode); or the time to open an encrypted file (key derivation).
+    sqlite3 shell, per journal mode); or the CPU time of each of the app's own commits to a file, with
+    and without an observation; or the time to open an encrypted file (key derivation).
   """
 
 guard let options = parseOptions() else {
@@ -84,6 +90,16 @@ if let opens = options.encryptionOpenCost {
 if let seconds = options.foreignCommitLatency {
   do {
     print(try measureForeignCommitLatency(seconds: seconds))
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))
+    exit(1)
+  }
+}
+
+if let commits = options.ownCommitCost {
+  do {
+    print(try measureOwnCommitCost(commits: commits))
     exit(0)
   } catch {
     FileHandle.standardError.write(Data("amalgam-bench: \(error)\n".utf8))

@@ -14,7 +14,9 @@ import Dispatch
 /// It only wakes the center: the center asks the writer's own `PRAGMA data_version`, which only other
 /// connections' commits change, whether a commit happened. A version number is therefore only ever
 /// compared with one read on the same connection, and a wake too many costs a `data_version` read on
-/// the writer, never a missed commit.
+/// the writer, never a missed commit. The writer's own commits, whose file writes wake the watcher as
+/// another process's do, are vouched for by its commit hooks (``OwnCommitCoverage``): a change to the
+/// main file seen while the writer commits waits for its next hook, at most ``coverageWait``.
 ///
 /// It wakes on file events (``FileEvents``) for the files, their `-wal` and their `-journal`, and then
 /// takes no lock: in rollback-journal mode it compares the file's header (which holds the file change
@@ -36,6 +38,7 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   private let currentFiles: @Sendable () -> [WatchedFile]
   private let onPossibleCommit: @Sendable () -> Void
   private let onFileReplaced: @Sendable (String) -> Void
+  private let ownCommits: OwnCommitCoverage?
   private var files: [String: FileState] = [:]
   private var events: FileEvents?
   private var tick: (any DispatchSourceTimer)?
@@ -45,6 +48,10 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   private var followUpStep = 0
   private var lastCheck = DispatchTime(uptimeNanoseconds: 0)
   private var isStopped = false
+  /// A change to the main file seen while the writer commits, left for one of its next commit hooks to
+  /// vouch for (see ``OwnCommitCoverage``): the hooks counted at the look, and when it is reported anyway.
+  private var pendingCoverage: (hooks: UInt64, deadline: UInt64)?
+  private var coverageTimer: (any DispatchSourceTimer)?
 
   /// When the watcher looks again after a file event, counted from the event (the last one restarts
   /// the count): a WAL commit publishes its new index header after the write that caused the event,
@@ -56,6 +63,11 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   /// Checks that file events cause are at least this far apart (a burst of events causes one check,
   /// and the follow-ups).
   static let shortestCheckInterval: Duration = .milliseconds(1)
+  /// A change to the main file seen within this time of the writer's last commit hook may be its own:
+  /// the watcher waits for the writer's next commit hook to vouch for it...
+  static let recentOwnCommit: Duration = .milliseconds(50)
+  /// ...but reports it if none comes within this time.
+  static let coverageWait: Duration = .milliseconds(5)
 
   /// What the watcher knows of one file.
   private final class FileState {
@@ -88,16 +100,19 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   ///   - onPossibleCommit: another connection may have committed to a file. Called on the watcher's
   ///     queue; must return quickly.
   ///   - onFileReplaced: the file at this path was deleted or replaced by another; the watcher stops.
+  ///   - ownCommits: what the writer's commit hooks vouch for, so that the changes its own commits
+  ///     make to the main file call `onPossibleCommit` seldom; `nil` to report every change.
   init(
     interval: Duration, open: @escaping @Sendable (String) throws -> Database,
     files: @escaping @Sendable () -> [WatchedFile], onPossibleCommit: @escaping @Sendable () -> Void,
-    onFileReplaced: @escaping @Sendable (String) -> Void
+    onFileReplaced: @escaping @Sendable (String) -> Void, ownCommits: OwnCommitCoverage? = nil
   ) {
     self.interval = interval
     self.open = open
     self.currentFiles = files
     self.onPossibleCommit = onPossibleCommit
     self.onFileReplaced = onFileReplaced
+    self.ownCommits = ownCommits
   }
 
   /// Reads each file's state before returning, so that a commit made after `start` returns is seen,
@@ -128,6 +143,9 @@ final class ForeignCommitWatcher: @unchecked Sendable {
     tick = nil
     followUp?.cancel()
     followUp = nil
+    coverageTimer?.cancel()
+    coverageTimer = nil
+    pendingCoverage = nil
     events?.cancel()
     events = nil
     for file in files.values { try? file.database?.close() }
@@ -183,7 +201,10 @@ final class ForeignCommitWatcher: @unchecked Sendable {
     // What no file event or header shows (a remote writer on a network file system, a hot journal
     // rolled back to the same change counter) is still seen, within a tick: the writer's data_version
     // says whether anything was committed.
-    if !isStopped && !files.isEmpty { onPossibleCommit() }
+    if !isStopped && !files.isEmpty {
+      pendingCoverage = nil
+      onPossibleCommit()
+    }
   }
 
   private func fileEvent() {
@@ -223,16 +244,70 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   private func checkAll() {
     lastCheck = .now()
     var possibleCommit = false
+    var onlyMain = true
+    let mainPath = ownCommits?.mainPath
     for (path, file) in files {
       switch check(file) {
       case .replaced:
         replaced(path)
         return
-      case .possibleCommit: possibleCommit = true
+      case .possibleCommit:
+        possibleCommit = true
+        if path != mainPath { onlyMain = false }
       case .unchanged: break
       }
     }
-    if possibleCommit { onPossibleCommit() }
+    settle(possibleCommit: possibleCommit, mayBeOwn: onlyMain && mainPath != nil)
+  }
+
+  /// Reports a possible commit, unless it is a change to the main file seen while the writer commits:
+  /// that one waits (at most ``coverageWait``) for a commit hook of the writer's that comes after this
+  /// look, which either finds another connection's commit and schedules the check itself, or shows
+  /// that there was none before it (see ``OwnCommitCoverage``). Also settles the change left waiting
+  /// by an earlier look.
+  private func settle(possibleCommit: Bool, mayBeOwn: Bool) {
+    guard let ownCommits else {
+      if possibleCommit { onPossibleCommit() }
+      return
+    }
+    // The hooks are counted after the files were read: one counted later came after this look.
+    amalgam_fence()
+    let hooks = ownCommits.coveringHooks
+    let now = DispatchTime.now().uptimeNanoseconds
+    var deadline: UInt64?
+    if let pending = pendingCoverage {
+      pendingCoverage = nil
+      if hooks == pending.hooks {
+        if now >= pending.deadline || (possibleCommit && !mayBeOwn) {
+          onPossibleCommit()
+          return
+        }
+        deadline = pending.deadline
+      }
+    }
+    if possibleCommit {
+      let sinceHook = now &- ownCommits.lastCoveringHook
+      guard mayBeOwn, sinceHook < UInt64(Self.recentOwnCommit.nanosecondsClamped) else {
+        onPossibleCommit()
+        return
+      }
+      deadline = deadline ?? now + UInt64(Self.coverageWait.nanosecondsClamped)
+    }
+    guard let deadline else { return }
+    pendingCoverage = (hooks, deadline)
+    // Looks again at the deadline, whatever the file events do.
+    let timer = coverageTimer ?? DispatchSource.makeTimerSource(queue: queue)
+    if coverageTimer == nil {
+      timer.setEventHandler { [weak self] in
+        guard let self, !isStopped, pendingCoverage != nil else { return }
+        checkAll()
+      }
+      coverageTimer = timer
+      timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .microseconds(500))
+      timer.resume()
+    } else {
+      timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .microseconds(500))
+    }
   }
 
   private enum Outcome { case unchanged, possibleCommit, replaced }
@@ -380,4 +455,97 @@ extension Duration {
     if overflowAgain { return nanoseconds < 0 ? Int.min : Int.max }
     return Int(clamping: total)
   }
+}
+
+/// What the writer's own commits tell ``ForeignCommitWatcher``, so that they cost no `PRAGMA
+/// data_version` check on the writer, though their file writes wake the watcher as another process's do.
+///
+/// Installed on the writer's connection as a ``TransactionListener``. At each commit hook it compares
+/// the main file's pager data version (`SQLITE_FCNTL_DATA_VERSION`, no I/O) with what the writer's own
+/// commits since the last hook explain: the pager adds one at each of its own commits, and one each
+/// time a transaction finds that another connection changed the file. A difference means another
+/// connection committed, and schedules the usual check on the writer.
+///
+/// A hook that writes the main file holds its write lock, and the transaction began by looking at the
+/// file under that lock (a WAL write needs the newest snapshot; in rollback-journal mode, no other
+/// connection commits while the writer holds its shared lock). Another connection's commit that was on
+/// the file before the hook therefore either showed at this hook's comparison or at an earlier one:
+/// once such a hook has counted itself (``coveringHooks``), the watcher needs no check for what it saw
+/// before (a commit seen after the hook counted is newer than the hook, which it must wait for again).
+final class OwnCommitCoverage: TransactionListener, @unchecked Sendable {
+  // @unchecked Sendable: `coveringHookCount` and `lastHookTime` are atomics written only by the writer's
+  // thread; `expectedVersion` and `onOtherConnectionChange` are only used on the writer's thread (the
+  // commit hook, and `install`, which runs on the writer); `mainPath` is guarded by its lock.
+  private let coveringHookCount: UnsafeMutablePointer<UInt64>
+  private let lastHookTime: UnsafeMutablePointer<UInt64>
+  private let mainPathState = LockedState<String?>(nil)
+  /// The main file's pager data version that the writer's own commits explain; `nil` when unknown (the
+  /// next hook then schedules a check).
+  private var expectedVersion: UInt32?
+  /// A hook counted on its commit, which has not been reported done (nor rolled back) yet.
+  private var awaitsCommit = false
+  private var onOtherConnectionChange: (() -> Void)?
+
+  init() {
+    coveringHookCount = .allocate(capacity: 1)
+    coveringHookCount.initialize(to: 0)
+    lastHookTime = .allocate(capacity: 1)
+    lastHookTime.initialize(to: 0)
+  }
+
+  deinit {
+    coveringHookCount.deallocate()
+    lastHookTime.deallocate()
+  }
+
+  /// Listens to the writer's commits (again); call on the writer. The first hook after it compares with
+  /// nothing, and so schedules a check.
+  func install(on connection: Connection, onOtherConnectionChange: @escaping () -> Void) {
+    guard let handle = connection.handle else { return }
+    expectedVersion = nil
+    self.onOtherConnectionChange = onOtherConnectionChange
+    let main = sqlite3_db_filename(handle, "main").flatMap { $0.pointee == 0 ? nil : String(cString: $0) }
+    mainPathState.withLock { $0 = main }
+    connection.addTransactionListener(self)
+  }
+
+  /// The writer's main database file, once installed (`nil` for a database in memory).
+  var mainPath: String? { mainPathState.withLock { $0 } }
+
+  /// How many commit hooks that wrote the main file have compared the data versions so far.
+  var coveringHooks: UInt64 { amalgam_load_acquire(coveringHookCount) }
+
+  /// When the last of ``coveringHooks`` counted itself (`DispatchTime` nanoseconds).
+  var lastCoveringHook: UInt64 { amalgam_load_relaxed(lastHookTime) }
+
+  func transactionWillCommit(on connection: Connection) -> CommitDecision {
+    guard let handle = connection.handle else { return .commit }
+    var version: UInt32 = 0
+    guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else {
+      expectedVersion = nil
+      onOtherConnectionChange?()
+      return .commit
+    }
+    if version != expectedVersion { onOtherConnectionChange?() }
+    let writesMain = sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE
+    expectedVersion = writesMain ? version &+ 1 : version
+    awaitsCommit = writesMain
+    if writesMain {
+      amalgam_store_relaxed(lastHookTime, DispatchTime.now().uptimeNanoseconds)
+      amalgam_store_release(coveringHookCount, amalgam_load_relaxed(coveringHookCount) &+ 1)
+    }
+    return .commit
+  }
+
+  func transactionDidCommit(on connection: Connection) { awaitsCommit = false }
+
+  /// A transaction whose commit hook counted on its commit rolled back instead: the version is unknown
+  /// until the next hook, which checks (were it still expected one higher, another connection's commit
+  /// found later would make up the difference unseen).
+  func transactionDidRollback(on connection: Connection) {
+    if awaitsCommit { expectedVersion = nil }
+    awaitsCommit = false
+  }
+  func savepointDidBegin(on connection: Connection) {}
+  func savepointDidEnd(on connection: Connection, rolledBack: Bool) {}
 }

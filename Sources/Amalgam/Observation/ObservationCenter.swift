@@ -117,6 +117,11 @@ final class ObservationCenter: @unchecked Sendable {
   /// commits.
   private let watcherFactory: (@Sendable (String) throws -> Database)?
   private let watchInterval: Duration?
+  /// What the writer's own commit hooks tell the watcher (installed on the writer with the watcher).
+  private let ownCommitCoverage = OwnCommitCoverage()
+  /// How many `PRAGMA data_version` checks the writer made (``checkWriterDataVersions(_:)``). Only used
+  /// on the writer's serial queue.
+  private(set) var dataVersionChecks = 0
 
   init(
     watchInterval: Duration?, watcherFactory: (@Sendable (String) throws -> Database)?,
@@ -191,7 +196,7 @@ final class ObservationCenter: @unchecked Sendable {
         interval: watchInterval, open: watcherFactory,
         files: { [weak self] in self?.state.withLock { $0.files } ?? [] },
         onPossibleCommit: { [weak self] in self?.otherConnectionCommitted() },
-        onFileReplaced: { [weak self] path in self?.databaseFileReplaced(path) })
+        onFileReplaced: { [weak self] path in self?.databaseFileReplaced(path) }, ownCommits: ownCommitCoverage)
       let extra = state.withLock { state in
         if state.watcher == nil, !state.entries.isEmpty {
           state.watcher = watcher
@@ -199,7 +204,12 @@ final class ObservationCenter: @unchecked Sendable {
         }
         return watcher
       }
-      if let extra { extra.stop() } else { watcher.start() }
+      if let extra {
+        extra.stop()
+      } else {
+        watcher.start()
+        onWriter { [weak self] db in self?.installOwnCommitCoverage(db) }
+      }
     }
     // A closure on the writer installs the tracker at its end, even if no write comes.
     onWriter { _ in }
@@ -388,6 +398,7 @@ final class ObservationCenter: @unchecked Sendable {
   /// transaction, if any, has ended: a report during the transaction would run the queries before the
   /// commit, and the check would be lost if it were not done later.
   private func checkWriterDataVersions(_ db: Database) {
+    dataVersionChecks += 1
     state.withLock { $0.isCheckScheduled = false }
     guard db.isInAutocommitMode else {
       checkAfterTransaction = true
@@ -409,6 +420,12 @@ final class ObservationCenter: @unchecked Sendable {
     }
     defer { writerDataVersions = versions }
     if versions != writerDataVersions { report(.fullDatabase) }
+  }
+
+  /// Lets the writer's commit hooks vouch for its own commits to the watcher (see
+  /// ``OwnCommitCoverage``); a hook that finds another connection's commit schedules the check.
+  private func installOwnCommitCoverage(_ db: Database) {
+    ownCommitCoverage.install(on: db.connection) { [weak self] in self?.otherConnectionCommitted() }
   }
 
   /// `PRAGMA data_version` of each of the connection's schemas with a file, by file name.

@@ -215,6 +215,19 @@ static inline __attribute__((always_inline)) void amalgam_store_relaxed(uint64_t
   __atomic_store_n(cell, value, __ATOMIC_RELAXED);
 }
 
+/// A release store and an acquire load, and a full fence: how the writer publishes that a commit hook
+/// compared its connection's data versions, and how the watcher of other connections' commits orders
+/// that read after its look at the files (Sources/Amalgam/Observation/ForeignCommitWatcher.swift).
+static inline __attribute__((always_inline)) void amalgam_store_release(uint64_t *cell, uint64_t value) {
+  __atomic_store_n(cell, value, __ATOMIC_RELEASE);
+}
+
+static inline __attribute__((always_inline)) uint64_t amalgam_load_acquire(const uint64_t *cell) {
+  return __atomic_load_n(cell, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) void amalgam_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
 /// 1 when the ext/misc extensions are compiled in (trait ENABLE_EXTENSIONS), else 0.
 int amalgam_extensions_enabled(void);
 
