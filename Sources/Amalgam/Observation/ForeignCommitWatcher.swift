@@ -460,7 +460,8 @@ extension Duration {
 /// What the writer's own commits tell ``ForeignCommitWatcher``, so that they cost no `PRAGMA
 /// data_version` check on the writer, though their file writes wake the watcher as another process's do.
 ///
-/// Installed on the writer's connection as a ``TransactionListener``. At each commit hook it compares
+/// A state of the writer's connection, installed as a ``TransactionListener`` (only when the main
+/// database is a file: a database in memory has no watcher to tell). At each commit hook it compares
 /// the main file's pager data version (`SQLITE_FCNTL_DATA_VERSION`, no I/O) with what the writer's own
 /// commits since the last hook explain: the pager adds one at each of its own commits, and one each
 /// time a transaction finds that another connection changed the file. A difference means another
@@ -472,7 +473,7 @@ extension Duration {
 /// the file before the hook therefore either showed at this hook's comparison or at an earlier one:
 /// once such a hook has counted itself (``coveringHooks``), the watcher needs no check for what it saw
 /// before (a commit seen after the hook counted is newer than the hook, which it must wait for again).
-final class OwnCommitCoverage: TransactionListener, @unchecked Sendable {
+final class OwnCommitCoverage: TransactionListener, ConnectionState, @unchecked Sendable {
   // @unchecked Sendable: `coveringHookCount` and `lastHookTime` are atomics written only by the writer's
   // thread; `expectedVersion` and `onOtherConnectionChange` are only used on the writer's thread (the
   // commit hook, and `install`, which runs on the writer); `mainPath` is guarded by its lock.
@@ -486,7 +487,7 @@ final class OwnCommitCoverage: TransactionListener, @unchecked Sendable {
   private var awaitsCommit = false
   private var onOtherConnectionChange: (() -> Void)?
 
-  init() {
+  override init() {
     coveringHookCount = .allocate(capacity: 1)
     coveringHookCount.initialize(to: 0)
     lastHookTime = .allocate(capacity: 1)
@@ -506,7 +507,7 @@ final class OwnCommitCoverage: TransactionListener, @unchecked Sendable {
     self.onOtherConnectionChange = onOtherConnectionChange
     let main = sqlite3_db_filename(handle, "main").flatMap { $0.pointee == 0 ? nil : String(cString: $0) }
     mainPathState.withLock { $0 = main }
-    connection.addTransactionListener(self)
+    if main != nil { connection.addTransactionListener(self) }
   }
 
   /// The writer's main database file, once installed (`nil` for a database in memory).
@@ -518,7 +519,7 @@ final class OwnCommitCoverage: TransactionListener, @unchecked Sendable {
   /// When the last of ``coveringHooks`` counted itself (`DispatchTime` nanoseconds).
   var lastCoveringHook: UInt64 { amalgam_load_relaxed(lastHookTime) }
 
-  func transactionWillCommit(on connection: Connection) -> CommitDecision {
+  override func transactionWillCommit(on connection: Connection) -> CommitDecision {
     guard let handle = connection.handle else { return .commit }
     var version: UInt32 = 0
     guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else {
@@ -537,15 +538,13 @@ final class OwnCommitCoverage: TransactionListener, @unchecked Sendable {
     return .commit
   }
 
-  func transactionDidCommit(on connection: Connection) { awaitsCommit = false }
+  override func transactionDidCommit(on connection: Connection) { awaitsCommit = false }
 
   /// A transaction whose commit hook counted on its commit rolled back instead: the version is unknown
   /// until the next hook, which checks (were it still expected one higher, another connection's commit
   /// found later would make up the difference unseen).
-  func transactionDidRollback(on connection: Connection) {
+  override func transactionDidRollback(on connection: Connection) {
     if awaitsCommit { expectedVersion = nil }
     awaitsCommit = false
   }
-  func savepointDidBegin(on connection: Connection) {}
-  func savepointDidEnd(on connection: Connection, rolledBack: Bool) {}
 }

@@ -27,9 +27,10 @@ protocol ObservationEntry: AnyObject, Sendable {
 /// concern every entry.
 final class ObservationCenter: @unchecked Sendable {
   // @unchecked Sendable: `state` is guarded by its lock; `tracker`, `lastCommitCount`, `writerDataVersions`,
-  // `checkAfterTransaction`, `fileKey` and `fileKeyCount` are only used on the writer's serial queue (in
-  // writerClosureDidEnd, the tracker's reports and the data_version check, which all run there), and in
-  // init, before the center is shared. `indexVersion` and `entryCount` are written under the lock and
+  // `checkAfterTransaction`, `fileKey`, `fileKeyCount` and `dataVersionChecks` are only used on the
+  // writer's serial queue (in writerClosureDidEnd, the tracker's reports and the data_version check, which
+  // all run there), and in init, before the center is shared; `ownCommitCoverage` is set in init and only
+  // read afterwards. `indexVersion` and `entryCount` are written under the lock and
   // read with relaxed atomics.
   private struct State {
     var entries: [ObjectIdentifier: any ObservationEntry] = [:]
@@ -117,8 +118,9 @@ final class ObservationCenter: @unchecked Sendable {
   /// commits.
   private let watcherFactory: (@Sendable (String) throws -> Database)?
   private let watchInterval: Duration?
-  /// What the writer's own commit hooks tell the watcher (installed on the writer with the watcher).
-  private let ownCommitCoverage = OwnCommitCoverage()
+  /// What the writer's own commit hooks tell the watcher (installed on the writer with the watcher): a
+  /// state of the writer's connection, set in init before the center is shared (`nil` without a writer).
+  private var ownCommitCoverage: OwnCommitCoverage?
   /// How many `PRAGMA data_version` checks the writer made (``checkWriterDataVersions(_:)``). Only used
   /// on the writer's serial queue.
   private(set) var dataVersionChecks = 0
@@ -173,6 +175,7 @@ final class ObservationCenter: @unchecked Sendable {
     // files' identities are read now, while the writer has just opened them.
     try? writer.sync { db in
       guard let handle = db.connection.handle else { return }
+      self.ownCommitCoverage = db.connection.state(OwnCommitCoverage.self)
       self.refreshWatchedFiles(handle, force: true)
       self.writerDataVersions = (try? Self.dataVersions(db)) ?? [:]
     }
@@ -425,7 +428,7 @@ final class ObservationCenter: @unchecked Sendable {
   /// Lets the writer's commit hooks vouch for its own commits to the watcher (see
   /// ``OwnCommitCoverage``); a hook that finds another connection's commit schedules the check.
   private func installOwnCommitCoverage(_ db: Database) {
-    ownCommitCoverage.install(on: db.connection) { [weak self] in self?.otherConnectionCommitted() }
+    ownCommitCoverage?.install(on: db.connection) { [weak self] in self?.otherConnectionCommitted() }
   }
 
   /// `PRAGMA data_version` of each of the connection's schemas with a file, by file name.
