@@ -231,11 +231,11 @@ final class Connection {
     return rc
   }
 
-  /// Adds `listener` to those the commit and rollback hooks tell (once: adding it again does nothing).
-  func addTransactionListener<Listener: TransactionListener & ConnectionState>(_ listener: Listener) {
-    guard existingState(Listener.self) === listener else {
-      preconditionFailure("a transaction listener must be a state of its connection")
-    }
+  /// Adds the connection's state of type `type` to the listeners the commit and rollback hooks tell (once: adding
+  /// it again does nothing).
+  func addTransactionListener<Listener: TransactionListener & ConnectionState>(_ type: Listener.Type) {
+    // The listener is the connection's own state of that type, which lives as long as the connection.
+    let listener = state(type)
     guard !transactionListeners.contains(where: { $0.opaque == Unretained(listener).opaque }) else { return }
     transactionListeners.append(Unretained(listener))
   }

@@ -64,7 +64,7 @@ extension Database {
   /// The user's commit and rollback hooks, listening to the connection's transactions.
   private func userTransactionHooks() -> UserTransactionHooks {
     let hooks = connection.state(UserTransactionHooks.self)
-    connection.addTransactionListener(hooks)
+    connection.addTransactionListener(UserTransactionHooks.self)
     return hooks
   }
 

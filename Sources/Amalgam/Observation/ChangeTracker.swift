@@ -157,7 +157,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
     isInstalled = true
     self.connection = Unretained(connection)
     totalChanges = sqlite3_total_changes64(handle)
-    connection.addTransactionListener(self)
+    connection.addTransactionListener(ChangeTracker.self)
     UpdateHookDispatcher.on(connection, handle).listener = self
     let authorizer = AuthorizerDispatcher.on(connection, handle)
     authorizer.addListener(self)

@@ -507,7 +507,7 @@ final class OwnCommitCoverage: TransactionListener, ConnectionState, @unchecked 
     self.onOtherConnectionChange = onOtherConnectionChange
     let main = sqlite3_db_filename(handle, "main").flatMap { $0.pointee == 0 ? nil : String(cString: $0) }
     mainPathState.withLock { $0 = main }
-    if main != nil { connection.addTransactionListener(self) }
+    if main != nil { connection.addTransactionListener(OwnCommitCoverage.self) }
   }
 
   /// The writer's main database file, once installed (`nil` for a database in memory).
