@@ -580,3 +580,27 @@ int amalgam_statement_relay_remove(sqlite3 *db, amalgam_statement_relay *relay) 
   sqlite3_mutex_leave(db->mutex);
   return wasInstalled;
 }
+
+amalgam_own_statements amalgam_own_statements_begin(sqlite3 *db) {
+  amalgam_own_statements taken = {0, 0};
+  if (db == 0) return taken;
+  sqlite3_mutex_enter(db->mutex);
+  taken.traceMask = db->mTrace;
+  db->mTrace = 0;
+#ifndef SQLITE_OMIT_AUTHORIZATION
+  taken.authorizer = (void (*)(void))db->xAuth;
+  db->xAuth = 0;
+#endif
+  sqlite3_mutex_leave(db->mutex);
+  return taken;
+}
+
+void amalgam_own_statements_end(sqlite3 *db, amalgam_own_statements taken) {
+  if (db == 0) return;
+  sqlite3_mutex_enter(db->mutex);
+  db->mTrace = (u8)taken.traceMask;
+#ifndef SQLITE_OMIT_AUTHORIZATION
+  db->xAuth = (sqlite3_xauth)taken.authorizer;
+#endif
+  sqlite3_mutex_leave(db->mutex);
+}

@@ -224,7 +224,10 @@ public final class DatabaseBackup {
   /// (`PRAGMA busy_timeout`, which is 0 when none is set or a busy handler replaced it), in seconds.
   func busyRetryBudget() -> Double {
     func timeout(_ database: Database) -> Double {
-      let milliseconds = (try? database.prepare(sql: "PRAGMA busy_timeout").front(Int.self)) ?? 0
+      let milliseconds =
+        (try? database.connection.runningOwnStatements {
+          try database.prepare(sql: "PRAGMA busy_timeout").front(Int.self)
+        }) ?? 0
       return Double(milliseconds) / 1000
     }
     return max(timeout(sourceDatabase), timeout(destinationDatabase))

@@ -202,7 +202,7 @@ extension Database {
   fileprivate func beginPinnedReadTransaction() throws {
     try begin(.deferred)
     do {
-      try execute(sql: "PRAGMA schema_version")
+      try connection.runningOwnStatements { try execute(sql: "PRAGMA schema_version") }
     } catch {
       try? rollback()
       throw error

@@ -108,7 +108,7 @@ extension Database {
           "read(at:) needs a connection outside any transaction; end the long read transaction first")
       }
       // SQLite opens a snapshot only once the connection has read the file and seen it is in WAL mode.
-      try execute(sql: "PRAGMA application_id")
+      try connection.runningOwnStatements { try execute(sql: "PRAGMA application_id") }
       return try transaction(.deferred) { db in
         try db.openSnapshot(snapshot)
         return try body(db)

@@ -392,6 +392,16 @@ final class Connection {
     return try body()
   }
 
+  /// Runs `body`, whose statements are the library's own bookkeeping on the user's connection (which
+  /// tables are virtual, a table's columns, a file's data version): the user's trace handler hears
+  /// nothing of them (no statement, profile or row event, also when a statement prepared here is reset
+  /// later) and the user's authorizer is not asked about them, as SQLite does for the statements it runs
+  /// itself. `body` runs none of the user's code.
+  func runningOwnStatements<T>(_ body: () throws -> T) rethrows -> T {
+    guard let handle else { return try body() }
+    return try Amalgam.runningOwnStatements(on: handle, body)
+  }
+
   /// Installs the commit and rollback hooks that every connection carries: they count commits and
   /// rollbacks, and tell the transaction listeners. SQLite gets the connection as user data without a
   /// reference: statements keep the connection alive until SQLite has finished with the handle, so the
@@ -433,4 +443,11 @@ final class Connection {
     }
     return decision
   }
+}
+
+/// ``Connection/runningOwnStatements(_:)`` on the open handle `handle`, for code that holds only the handle.
+func runningOwnStatements<T>(on handle: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+  let taken = amalgam_own_statements_begin(handle)
+  defer { amalgam_own_statements_end(handle, taken) }
+  return try body()
 }

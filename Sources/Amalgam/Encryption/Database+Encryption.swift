@@ -59,7 +59,9 @@
     /// The names of the parameters of the cipher `name` (`kdf_iter`, `legacy`, ...), from SQLite3 Multiple
     /// Ciphers' `sqlite3mc_config` SQL function.
     func parameterNames(ofCipher name: String) throws -> [String] {
-      let list = try prepare(sql: "SELECT sqlite3mc_config(?)").bind(parameterValues: [name]).front(String.self)
+      let list = try connection.runningOwnStatements {
+        try prepare(sql: "SELECT sqlite3mc_config(?)").bind(parameterValues: [name]).front(String.self)
+      }
       return (list ?? "").split(separator: ",").map(String.init)
     }
 

@@ -83,24 +83,30 @@
     /// Related SQLite documentation: <https://sqlite.org/fts5.html#extending_fts5>
     func fts5API() throws -> UnsafeMutablePointer<fts5_api> {
       let api: UnsafeMutablePointer<fts5_api>? = try connection.withHandle { handle in
-        var statement: OpaquePointer?
-        var rc = sqlite3_prepare_v2(handle, "SELECT fts5(?1)", -1, &statement, nil)
-        defer { sqlite3_finalize(statement) }
-        guard rc == SQLITE_OK, let statement else { throw connection.error(rc, sql: "SELECT fts5(?1)") }
-        var api: UnsafeMutablePointer<fts5_api>?
-        // SQLite compares the pointer type when the statement runs: the string must live until then.
-        rc = withUnsafeMutablePointer(to: &api) { slot in
-          "fts5_api_ptr".withCString { type in
-            sqlite3_bind_pointer(statement, 1, slot, type, nil)
-            return sqlite3_step(statement)
-          }
-        }
-        guard rc == SQLITE_ROW else { throw connection.error(rc, sql: "SELECT fts5(?1)") }
-        return api
+        try runningOwnStatements(on: handle) { try fts5API(handle) }
       }
       guard let api, api.pointee.iVersion >= 3 else {
         throw SQLiteError(code: .error, message: "FTS5 did not provide its version-3 extension API")
       }
+      return api
+    }
+
+    /// The `fts5_api` of `handle`, from a statement of the library's own (see
+    /// ``Connection/runningOwnStatements(_:)``).
+    private func fts5API(_ handle: OpaquePointer) throws -> UnsafeMutablePointer<fts5_api>? {
+      var statement: OpaquePointer?
+      var rc = sqlite3_prepare_v2(handle, "SELECT fts5(?1)", -1, &statement, nil)
+      defer { sqlite3_finalize(statement) }
+      guard rc == SQLITE_OK, let statement else { throw connection.error(rc, sql: "SELECT fts5(?1)") }
+      var api: UnsafeMutablePointer<fts5_api>?
+      // SQLite compares the pointer type when the statement runs: the string must live until then.
+      rc = withUnsafeMutablePointer(to: &api) { slot in
+        "fts5_api_ptr".withCString { type in
+          sqlite3_bind_pointer(statement, 1, slot, type, nil)
+          return sqlite3_step(statement)
+        }
+      }
+      guard rc == SQLITE_ROW else { throw connection.error(rc, sql: "SELECT fts5(?1)") }
       return api
     }
   }

@@ -185,6 +185,12 @@ extension Database {
   /// Registering again replaces the previous closure, which is released, as it is by
   /// ``removeAuthorizer()`` and when the database closes.
   ///
+  /// The authorizer is asked about the statements the application prepares (and those SQLite prepares
+  /// for them). It is not asked about the few that Amalgam prepares for its own bookkeeping (value
+  /// observation learning which tables are virtual or a file's data version, a session checking a table),
+  /// as SQLite does not ask it about the statements it runs itself: denying `sqlite_schema` to the
+  /// application leaves those features working.
+  ///
   /// - Throws: ``DatabaseError/databaseClosed`` when the database is closed.
   ///
   /// Related SQLite documentation: <https://sqlite.org/c3ref/set_authorizer.html>

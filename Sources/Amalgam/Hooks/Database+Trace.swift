@@ -86,6 +86,12 @@ extension Database {
   /// }
   /// ```
   ///
+  /// The handler sees the statements the application runs, with the triggers and statements SQLite runs
+  /// for them, and the transactions that Amalgam's queues and observations open around them; not the
+  /// few statements Amalgam runs for its own bookkeeping (value observation learning which tables are
+  /// virtual or a file's data version, a session checking a table), as SQLite does not trace the
+  /// statements it runs itself.
+  ///
   /// The handler must not use this database. A database has one trace handler: registering again
   /// replaces the previous closure and mask, and the closure is released by ``removeTraceHandler()`` and
   /// when the database closes (after the ``TraceEvent/close`` event).

@@ -826,11 +826,14 @@ extension ChangeTracker {
   ) -> ChangeTracker.DetailPlan? {
     let schema = quoteIdentifier(table.schema)
     let name = "'" + table.name.replacing("'", with: "''") + "'"
-    // Internal statements: the user's authorizer is not asked about them.
-    let dispatcher = AuthorizerDispatcher.existing(on: connection)
-    let previous = dispatcher?.soleListener
-    dispatcher?.soleListener = connection.existingState(ChangeTracker.self)
-    defer { dispatcher?.soleListener = previous }
+    // The library's own statements: neither the user's authorizer nor trace handler hears of them.
+    return connection.runningOwnStatements { readPlan(read, schema: schema, name: name, handle) }
+  }
+
+  /// ``makePlan(_:_:_:_:)`` from the table's list entry and columns (`schema` and `name` quoted).
+  private func readPlan(
+    _ read: DatabaseRegion.TableRegion, schema: String, name: String, _ handle: OpaquePointer
+  ) -> ChangeTracker.DetailPlan? {
     guard
       let kind = rows(
         handle, "PRAGMA \(schema).table_list(\(name))",

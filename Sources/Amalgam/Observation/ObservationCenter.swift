@@ -431,13 +431,16 @@ final class ObservationCenter: @unchecked Sendable {
     ownCommitCoverage?.install(on: db.connection) { [weak self] in self?.otherConnectionCommitted() }
   }
 
-  /// `PRAGMA data_version` of each of the connection's schemas with a file, by file name.
+  /// `PRAGMA data_version` of each of the connection's schemas with a file, by file name (queries of the
+  /// library's own, which neither the user's trace handler nor authorizer hears of).
   private static func dataVersions(_ db: Database) throws -> [String: Int] {
     var versions: [String: Int] = [:]
     for schema in db.schemaNames {
       guard let file = db.filename(schema: schema) else { continue }
       let quoted = "\"" + schema.replacing("\"", with: "\"\"") + "\""
-      versions[file] = try db.cachedStatement(sql: "PRAGMA \(quoted).data_version").front(Int.self)
+      versions[file] = try db.connection.runningOwnStatements {
+        try db.cachedStatement(sql: "PRAGMA \(quoted).data_version").front(Int.self)
+      }
     }
     return versions
   }

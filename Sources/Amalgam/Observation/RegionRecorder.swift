@@ -253,13 +253,16 @@ final class RegionRecorder: ConnectionState, AuthorizerListener, StatementFinali
     return found
   }
 
-  /// The names of the virtual tables of `schema`, read once per schema change.
+  /// The names of the virtual tables of `schema`, read once per schema change (a query of the library's
+  /// own, which neither the user's trace handler nor authorizer hears of).
   private func virtualTables(of schema: String, _ db: Database) throws -> Set<String> {
     if let names = virtualTables[schema] { return names }
-    let names = try db.prepare(
-      sql: "SELECT name FROM \(quoteIdentifier(schema)).sqlite_schema "
-        + "WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
-    ).column(0, as: String.self)
+    let names = try db.connection.runningOwnStatements {
+      try db.prepare(
+        sql: "SELECT name FROM \(quoteIdentifier(schema)).sqlite_schema "
+          + "WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+      ).column(0, as: String.self)
+    }
     let set = Set(names.map { $0.lowercased() })
     virtualTables[schema] = set
     return set

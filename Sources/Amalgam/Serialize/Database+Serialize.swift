@@ -63,10 +63,16 @@ extension Database {
     -> T
   {
     try requireSchema(schema)
-    let wasQueryOnly = try prepare(sql: "PRAGMA query_only").front(Bool.self) ?? false
-    try execute(sql: "PRAGMA query_only = ON")
+    // Statements of the library's own: the user's trace handler and authorizer do not hear of them.
+    let wasQueryOnly = try connection.runningOwnStatements {
+      let wasQueryOnly = try prepare(sql: "PRAGMA query_only").front(Bool.self) ?? false
+      try execute(sql: "PRAGMA query_only = ON")
+      return wasQueryOnly
+    }
     defer {
-      if !wasQueryOnly && isOpen { try? execute(sql: "PRAGMA query_only = OFF") }
+      if !wasQueryOnly && isOpen {
+        try? connection.runningOwnStatements { try execute(sql: "PRAGMA query_only = OFF") }
+      }
     }
     var size: Int64 = 0
     let flags = UInt32(SQLITE_SERIALIZE_NOCOPY)

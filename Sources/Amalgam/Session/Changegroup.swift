@@ -147,8 +147,10 @@
     /// schema set, SQLite 3.53.4's `sqlite3changegroup_add` dereferences a null pointer for such a
     /// table (fuzz-changeset found it), so the Swift layer checks first.
     private func checkTableExists(_ table: String, in database: Database) throws {
-      let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
-        .bind(parameterValues: [table, schemaName]).front(Int.self)
+      let columns = try database.connection.runningOwnStatements {
+        try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
+          .bind(parameterValues: [table, schemaName]).front(Int.self)
+      }
       if (columns ?? 0) == 0 {
         throw SQLiteError(
           code: .schema,

@@ -215,7 +215,8 @@
     /// Why SQLite's apply skips `run`, or `nil` when it applies it: the checks of
     /// `sessionChangesetApply`, on the columns that `sessionTableInfo` reads, in SQLite 3.53.4.
     private func mismatch(of run: ChangesetValidator.TableRun) throws -> ChangesetSchemaMismatch.Reason? {
-      let target = try primaryKeyOfTarget(run.name)
+      // A statement of the library's own: the user's trace handler and authorizer do not hear of it.
+      let target = try runningOwnStatements(on: connection) { try primaryKeyOfTarget(run.name) }
       if target.isEmpty { return .noSuchTable }
       if target.count < run.columnCount { return .tooFewColumns(database: target.count, changeset: run.columnCount) }
       let keyColumns = (target.lastIndex { $0 != 0 } ?? -1) + 1

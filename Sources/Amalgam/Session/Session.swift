@@ -266,8 +266,10 @@
     /// Related SQLite documentation: <https://sqlite.org/session/sqlite3session_diff.html>
     public func diff(fromSchema: String, table: String) throws {
       // SQLite returns success, having recorded nothing, for a table this session's schema lacks.
-      let columns = try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
-        .bind(parameterValues: [table, schema]).front(Int.self)
+      let columns = try database.connection.runningOwnStatements {
+        try database.prepare(sql: "SELECT count(*) FROM pragma_table_xinfo(?, ?)")
+          .bind(parameterValues: [table, schema]).front(Int.self)
+      }
       if (columns ?? 0) == 0 { throw SQLiteError(code: .schema, message: "no such table: \(schema).\(table)") }
       try attach(table)
       try withSession { session, _ in
@@ -384,6 +386,10 @@
     /// query reads the schema the same way. If it fails, the table is recorded.
     private func isShadowTable(_ table: UnsafePointer<CChar>) -> Bool {
       guard let handle = connection.handle else { return false }
+      return runningOwnStatements(on: handle) { isShadowTable(table, handle) }
+    }
+
+    private func isShadowTable(_ table: UnsafePointer<CChar>, _ handle: OpaquePointer) -> Bool {
       var statement: OpaquePointer?
       let sql = "SELECT 1 FROM pragma_table_list(?1) WHERE schema = ?2 COLLATE NOCASE AND type = 'shadow'"
       guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return false }

@@ -183,6 +183,22 @@ int amalgam_statement_relay_install(sqlite3 *db, amalgam_statement_relay *relay)
 /// Gives `db` its previous trace callback back. Returns 1 when `relay` was still installed, 0 when
 /// someone registered another trace callback meanwhile (which stays): then some executions were missed.
 int amalgam_statement_relay_remove(sqlite3 *db, amalgam_statement_relay *relay);
+
+/// The trace events and the authorizer that amalgam_own_statements_begin took away from a connection, for
+/// amalgam_own_statements_end to give back.
+typedef struct amalgam_own_statements {
+  unsigned traceMask;
+  void (*authorizer)(void);
+} amalgam_own_statements;
+
+/// Stops `db`'s trace callback and authorizer while Amalgam runs statements of its own on the user's
+/// connection (learning which tables are virtual, a table's columns, a file's data version), as SQLite
+/// does for the statements it runs itself (OP_SqlExec, VACUUM): no trace event, no profile or row event
+/// later, no authorizer call for them. The callbacks stay registered (a statement relay keeps its place);
+/// only the events of this span are not delivered. Pairs nest.
+amalgam_own_statements amalgam_own_statements_begin(sqlite3 *db);
+/// Gives `db` back what amalgam_own_statements_begin took.
+void amalgam_own_statements_end(sqlite3 *db, amalgam_own_statements taken);
 // ---- End of rowid-level regions ----
 
 /// Connection ownership, for detecting a connection used by two threads at once. `owner` holds the
