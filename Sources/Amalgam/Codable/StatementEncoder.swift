@@ -111,7 +111,18 @@ func canonicalJSONEncoder() -> JSONEncoder {
 
 extension Statement {
   /// Binds an `Encodable` value's properties to the named parameters. See ``StatementEncoder``.
-  @discardableResult
+  ///
+  /// ```swift
+  /// try db.prepare(sql: "INSERT INTO player VALUES (:id, :name)").bind(player).execute()
+  /// ```
+  ///
+  /// A value that can also be bound as one parameter (`Int`, `String`, `Data`, `UUID`, ...) binds to
+  /// parameter 1 when written `bind(value)`, as in FeistyDB (see ``bind(_:)``; this overload is the
+  /// disfavored one); name the encoder, `bind(value, using: StatementEncoder())`, to bind its
+  /// properties instead.
+  ///
+  /// Related SQLite documentation: <https://sqlite.org/c3ref/bind_parameter_index.html>
+  @discardableResult @_disfavoredOverload
   public func bind<T: Encodable>(_ value: T, using encoder: StatementEncoder = StatementEncoder()) throws -> Statement {
     try encoder.encode(value, to: self)
     return self
