@@ -143,6 +143,10 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
   @exclusivity(unchecked) private var preTableNumber = 0
   /// Whether this tracker's pre-update callback is installed.
   @exclusivity(unchecked) private var isListeningBeforeUpdates = false
+  /// Whether the pre-update callback was uninstalled for the rest of the open transaction, every table
+  /// that needs it having changed as a whole (see ``pauseListeningIfNothingToLearn()``): the end of the
+  /// transaction installs it again.
+  @exclusivity(unchecked) private var isListeningPaused = false
   /// The tables that statements prepared since the tracker was installed update (as SQLite authorized
   /// them, triggers included): the pre-update callback, which SQLite would call for every row written,
   /// is installed only once a planned table is among them, or a planned table whose rowids are tracked
@@ -425,6 +429,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
   }
 
   override func transactionDidRollback(on connection: Connection) {
+    resumeListeningIfPaused()
     commitChecksRan = false
     empty(&committedTables)
     committedSchemaChange = false
@@ -448,6 +453,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
   }
 
   override func transactionDidCommit(on connection: Connection) {
+    resumeListeningIfPaused()
     // SQLite counts a statement's changes once it ends, after the commit hook: here, not there.
     let total = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     let wroteRows = total != totalChanges || committedRowsChanged
@@ -626,7 +632,37 @@ extension ChangeTracker {
     }
     let settled = detail.columns == nil && (detail.rowids == nil || !tracksRowids)
     details[number] = detail
+    if settled && isListeningBeforeUpdates { pauseListeningIfNothingToLearn() }
     return settled
+  }
+
+  /// Uninstalls the pre-update callback until the open transaction ends when every planned table that
+  /// needs it (see ``listenBeforeUpdatesIfNeeded()``) changed as a whole since the last report: SQLite
+  /// would otherwise build the callback's context for every row the transaction still writes, for
+  /// nothing. Called from the update hook, after the pre-update callback returned. A statement
+  /// prepared meanwhile that needs the callback installs it again; a row the callback misses meanwhile
+  /// is unpaired, which changes its table as a whole.
+  private func pauseListeningIfNothingToLearn() {
+    for number in plans.indices {
+      guard let plan = plans[number] else { continue }
+      let table = tables[number]
+      guard
+        updatedTables.contains(table) || (plan.tracksRowids && plan.hasUniqueIndex && insertedTables.contains(table))
+      else { continue }
+      guard number < details.count, let detail = details[number], detail.columns == nil,
+        detail.rowids == nil || !plan.tracksRowids
+      else { return }
+    }
+    guard let connection = connection?.object, let handle = connection.handle else { return }
+    stopListeningBeforeUpdates(connection, handle)
+    isListeningPaused = true
+  }
+
+  /// Installs the pre-update callback again once the transaction that paused it ended.
+  fileprivate func resumeListeningIfPaused() {
+    guard isListeningPaused else { return }
+    isListeningPaused = false
+    listenBeforeUpdatesIfNeeded()
   }
 
   /// Past this many rowids, a table's change counts every row.
@@ -738,6 +774,7 @@ extension ChangeTracker {
       guard let dispatcher = PreUpdateDispatcher.on(connection, handle) else { return }
       dispatcher.listener = self
       isListeningBeforeUpdates = true
+      isListeningPaused = false
     #endif
   }
 
@@ -780,12 +817,13 @@ extension ChangeTracker {
         preTableName = tableName
         preTableNumber = number
       }
-      guard number < plans.count, let plan = plans[number] else { return }
-      if let held = details[number], held.isWhole {
+      guard number < plans.count, plans[number] != nil else { return }
+      if details[number]?.isWhole == true {
         // Nothing more to learn of the table: pairing this row with the update hook's report tells nothing.
         preCode = 0
         return
       }
+      guard let plan = plans[number] else { return }
       preCode = code
       preTable = number
       preRowid = code == SQLITE_DELETE ? oldRowid : newRowid

@@ -514,6 +514,37 @@ private func change(_ name: String, rows rowids: Set<Int64>) -> DatabaseRegion {
       #expect(fetches.current == 2)
     }
 
+    @Test func theTransactionsAfterOneThatChangedTheTableAsAWholeAreTrackedRowByRowAgain() async throws {
+      // A UNIQUE index: the pre-update hook sees the inserts, until the table changes as a whole.
+      let queue = try makeQueue()
+      let fetches = Shared(0)
+      let collector = observeRowOne(queue, fetches: fetches)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      /// Inserts more rows than the tracker follows one by one, then throws when `rollingBack`.
+      func insertMany(_ prefix: String, rollingBack: Bool) throws {
+        try queue.sync { db in
+          try db.transaction { db in
+            let insert = try db.prepare(sql: "INSERT INTO t(name) VALUES (?)")
+            for index in 0..<5_000 { try insert.bind(value: "\(prefix) \(index)", toParameter: 1).execute() }
+            // REPLACE deletes row 1 once the table already changed as a whole.
+            if !rollingBack { try db.execute(sql: "INSERT OR REPLACE INTO t(name) VALUES ('one')") }
+            if rollingBack { throw TestError(id: 1) }
+          }
+        }
+      }
+      try insertMany("row", rollingBack: false)
+      #expect(await collector.waitFor(count: 2))
+      // The next transactions change other rows: no query runs.
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t(name) VALUES ('four')") }
+      #expect(throws: TestError(id: 1)) { try insertMany("other", rollingBack: true) }
+      try queue.sync { db in try db.execute(sql: "INSERT OR REPLACE INTO t(name) VALUES ('four')") }
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1, 'uno')") }
+      #expect(await collector.waitFor(count: 3))
+      #expect(collector.current == ["one", nil, "uno"])
+      #expect(fetches.current == 3)
+    }
+
     @Test func theRegionStaysRightAfterASchemaChangePreparesTheStatementAgain() async throws {
       let queue = try makeQueue()
       let fetches = Shared(0)
