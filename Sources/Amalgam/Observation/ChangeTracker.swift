@@ -605,7 +605,9 @@ extension ChangeTracker {
   /// table with a UNIQUE index may have deleted rows unseen, and an unpaired update may have moved a
   /// row or changed any column: its table's change is whole.
   fileprivate func noteDetail(_ code: Int32, _ number: Int, _ rowid: Int64) -> Bool {
-    guard hasPlans, number < plans.count, let tracksRowids = plans[number]?.tracksRowids else { return true }
+    // One copy of the plan (reading two of its fields through the optional would copy it twice).
+    guard hasPlans, number < plans.count, let plan = plans[number] else { return true }
+    let tracksRowids = plan.tracksRowids
     let paired = preCode == code && preTable == number && preRowid == rowid
     preCode = 0
     var detail: DatabaseRegion.TableRegion
@@ -620,7 +622,7 @@ extension ChangeTracker {
     if paired {
       // An inserted or deleted row: the set of rows changed (its rowid was noted before).
       if code != SQLITE_UPDATE { detail.columns = nil }
-    } else if code == SQLITE_DELETE || (code == SQLITE_INSERT && plans[number]?.hasUniqueIndex == false) {
+    } else if code == SQLITE_DELETE || (code == SQLITE_INSERT && !plan.hasUniqueIndex) {
       detail.columns = nil
       if tracksRowids, detail.rowids != nil {
         detail.rowids?.insert(rowid)
@@ -763,13 +765,15 @@ extension ChangeTracker {
   /// an `INSERT` (before the statement can run).
   fileprivate func listenBeforeUpdatesIfNeeded() {
     #if ENABLE_PREUPDATE_HOOK
-      guard hasPlans, !isListeningBeforeUpdates, let connection = connection?.object, let handle = connection.handle,
-        updatedTables.contains(where: { plan(of: $0) != nil })
-          || (plansTrackRowids
+      // Called after every closure: the common answers cost no reference counting.
+      guard hasPlans, !isListeningBeforeUpdates,
+        (!updatedTables.isEmpty && updatedTables.contains(where: { plan(of: $0) != nil }))
+          || (plansTrackRowids && !insertedTables.isEmpty
             && insertedTables.contains(where: {
               guard let plan = plan(of: $0) else { return false }
               return plan.tracksRowids && plan.hasUniqueIndex
-            }))
+            })),
+        let connection = connection?.object, let handle = connection.handle
       else { return }
       guard let dispatcher = PreUpdateDispatcher.on(connection, handle) else { return }
       dispatcher.listener = self
