@@ -16,10 +16,13 @@ import AmalgamSQLite
 /// - For the rowid tables that the owner's observations read restricted to columns or rows (see
 ///   ``updateDetailPlans(_:reads:version:)``), the pre-update hook, shared through
 ///   ``PreUpdateDispatcher``, tells which of those columns an `UPDATE` changed (old and new values
-///   compared) and which rowids changed. Each row the update hook reports must have been seen by the
-///   pre-update hook just before; a row that was not (a session holds the slot, or someone replaced the
-///   callback through the C handle) makes its table's change whole for the commit: a missing callback
-///   reports more, never less.
+///   compared) and which rowids changed. It is installed only for what the update hook cannot tell:
+///   an `UPDATE` of a planned table, and an `INSERT` into a planned table whose rowids are tracked and
+///   that has a UNIQUE index (REPLACE conflict resolution may delete another row, which the update hook
+///   does not report). Each such row the update hook reports must have been seen by the pre-update
+///   hook just before; a row that was not (a session holds the slot, or someone replaced the callback
+///   through the C handle) makes its table's change whole for the commit: a missing callback reports
+///   more, never less.
 ///
 /// Used only on the thread using the connection, so its fields skip the dynamic exclusivity checks that
 /// would otherwise run on every row.
@@ -33,6 +36,10 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
     var columnNames: [String]
     /// Whether some observation reads the table restricted to rowids.
     var tracksRowids: Bool
+    /// Whether the table has a UNIQUE index (or a PRIMARY KEY other than its rowid): REPLACE conflict
+    /// resolution of an insert can then delete a row of another rowid, which only the pre-update hook
+    /// reports. Without one, the update hook tells every rowid that an insert or a delete changes.
+    var hasUniqueIndex: Bool
   }
 
   /// The changes of one savepoint level of the open transaction (level 0: outside savepoints).
@@ -136,12 +143,19 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
   @exclusivity(unchecked) private var preTableNumber = 0
   /// Whether this tracker's pre-update callback is installed.
   @exclusivity(unchecked) private var isListeningBeforeUpdates = false
+  /// Whether the pre-update callback was uninstalled for the rest of the open transaction, every table
+  /// that needs it having changed as a whole (see ``pauseListeningIfNothingToLearn()``): the end of the
+  /// transaction installs it again.
+  @exclusivity(unchecked) private var isListeningPaused = false
   /// The tables that statements prepared since the tracker was installed update (as SQLite authorized
   /// them, triggers included): the pre-update callback, which SQLite would call for every row written,
-  /// is installed only once a planned table is among them (or rowids are tracked). An `UPDATE` that
-  /// the authorizer did not report (a foreign-key action) is then unpaired, and changes its table as a
-  /// whole.
+  /// is installed only once a planned table is among them, or a planned table whose rowids are tracked
+  /// and that has a UNIQUE index is among ``insertedTables``. An `UPDATE` that the authorizer did not
+  /// report (a foreign-key action) is then unpaired, and changes its table as a whole.
   @exclusivity(unchecked) private var updatedTables: Set<DatabaseRegion.Table> = []
+  /// The tables that statements prepared since the tracker was installed insert into (see
+  /// ``updatedTables``): an insert may delete other rows by REPLACE conflict resolution.
+  @exclusivity(unchecked) private var insertedTables: Set<DatabaseRegion.Table> = []
 
   override init() {}
 
@@ -191,6 +205,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
     stopListeningBeforeUpdates(connection, handle)
     resetDetails()
     updatedTables = []
+    insertedTables = []
   }
 
   func addObserver(_ observer: any TransactionObserver) {
@@ -328,6 +343,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
       let table = DatabaseRegion.Table(schema: databaseName.map { String(cString: $0) } ?? "main", name: name)
       if !rowidTables.contains(table) { suspects.insert(table) }
       if code == SQLITE_UPDATE, updatedTables.insert(table).inserted { listenBeforeUpdatesIfNeeded() }
+      if code == SQLITE_INSERT, insertedTables.insert(table).inserted { listenBeforeUpdatesIfNeeded() }
       guard code == SQLITE_DELETE else { return SQLITE_OK }
       if dropping == table.name { return SQLITE_OK }
       return SQLITE_IGNORE
@@ -413,6 +429,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
   }
 
   override func transactionDidRollback(on connection: Connection) {
+    resumeListeningIfPaused()
     commitChecksRan = false
     empty(&committedTables)
     committedSchemaChange = false
@@ -436,6 +453,7 @@ final class ChangeTracker: TransactionListener, ConnectionState, RowChangeListen
   }
 
   override func transactionDidCommit(on connection: Connection) {
+    resumeListeningIfPaused()
     // SQLite counts a statement's changes once it ends, after the commit hook: here, not there.
     let total = connection.handle.map { sqlite3_total_changes64($0) } ?? totalChanges
     let wroteRows = total != totalChanges || committedRowsChanged
@@ -579,22 +597,78 @@ extension ChangeTracker {
   /// Notes what the update hook reported of a row of the table numbered `number`, against what the
   /// pre-update hook reported just before; returns whether the table needs no more detail in this
   /// transaction.
+  ///
+  /// A delete that the pre-update hook did not report is noted from the update hook alone, and so is
+  /// an insert into a table without a UNIQUE index (whose inserts delete no other row by REPLACE, so
+  /// that the update hook tells every rowid changed): the pre-update callback, which makes SQLite
+  /// build a context for every row written, is then not needed for them. An unpaired insert into a
+  /// table with a UNIQUE index may have deleted rows unseen, and an unpaired update may have moved a
+  /// row or changed any column: its table's change is whole.
   fileprivate func noteDetail(_ code: Int32, _ number: Int, _ rowid: Int64) -> Bool {
+    // One copy of the plan (reading two of its fields through the optional would copy it twice).
     guard hasPlans, number < plans.count, let plan = plans[number] else { return true }
+    let tracksRowids = plan.tracksRowids
     let paired = preCode == code && preTable == number && preRowid == rowid
     preCode = 0
-    var detail = details[number] ?? DatabaseRegion.TableRegion(columns: [], rowids: plan.tracksRowids ? [] : nil)
-    if details[number] == nil { detailNumbers.append(number) }
-    if !paired {
+    var detail: DatabaseRegion.TableRegion
+    if let held = details[number] {
+      detail = held
+      // Taken out, so that its sets are changed in place, not copied at each row.
+      details[number] = nil
+    } else {
+      detail = DatabaseRegion.TableRegion(columns: [], rowids: tracksRowids ? [] : nil)
+      detailNumbers.append(number)
+    }
+    if paired {
+      // An inserted or deleted row: the set of rows changed (its rowid was noted before).
+      if code != SQLITE_UPDATE { detail.columns = nil }
+    } else if code == SQLITE_DELETE || (code == SQLITE_INSERT && !plan.hasUniqueIndex) {
+      detail.columns = nil
+      if tracksRowids, detail.rowids != nil {
+        detail.rowids?.insert(rowid)
+        if (detail.rowids?.count ?? 0) > Self.mostRowidsTracked { detail.rowids = nil }
+      }
+    } else {
       // Not seen by the pre-update hook: what changed is unknown.
       detail = .whole
-    } else if code != SQLITE_UPDATE {
-      // An inserted or deleted row: the set of rows changed (its rowid was noted before).
-      detail.columns = nil
     }
+    let settled = detail.columns == nil && (detail.rowids == nil || !tracksRowids)
     details[number] = detail
-    return detail.columns == nil && (detail.rowids == nil || !plan.tracksRowids)
+    if settled && isListeningBeforeUpdates { pauseListeningIfNothingToLearn() }
+    return settled
   }
+
+  /// Uninstalls the pre-update callback until the open transaction ends when every planned table that
+  /// needs it (see ``listenBeforeUpdatesIfNeeded()``) changed as a whole since the last report: SQLite
+  /// would otherwise build the callback's context for every row the transaction still writes, for
+  /// nothing. Called from the update hook, after the pre-update callback returned. A statement
+  /// prepared meanwhile that needs the callback installs it again; a row the callback misses meanwhile
+  /// is unpaired, which changes its table as a whole.
+  private func pauseListeningIfNothingToLearn() {
+    for number in plans.indices {
+      guard let plan = plans[number] else { continue }
+      let table = tables[number]
+      guard
+        updatedTables.contains(table) || (plan.tracksRowids && plan.hasUniqueIndex && insertedTables.contains(table))
+      else { continue }
+      guard number < details.count, let detail = details[number], detail.columns == nil,
+        detail.rowids == nil || !plan.tracksRowids
+      else { return }
+    }
+    guard let connection = connection?.object, let handle = connection.handle else { return }
+    stopListeningBeforeUpdates(connection, handle)
+    isListeningPaused = true
+  }
+
+  /// Installs the pre-update callback again once the transaction that paused it ended.
+  fileprivate func resumeListeningIfPaused() {
+    guard isListeningPaused else { return }
+    isListeningPaused = false
+    listenBeforeUpdatesIfNeeded()
+  }
+
+  /// Past this many rowids, a table's change counts every row.
+  static var mostRowidsTracked: Int { 4096 }
 
   /// The region of the tables numbered `numbers`, each restricted to what changed of it where a plan
   /// says, or whole.
@@ -685,20 +759,33 @@ extension ChangeTracker {
     #endif
   }
 
-  /// Installs the pre-update callback when a plan needs it: rowids are tracked, or a statement updates
-  /// a planned table. Called between closures, and from the authorizer while SQLite prepares an
-  /// `UPDATE` (before the statement can run).
+  /// Installs the pre-update callback when a plan needs it: a statement updates a planned table, or
+  /// inserts into a planned table whose rowids are tracked and whose UNIQUE index lets REPLACE delete
+  /// other rows. Called between closures, and from the authorizer while SQLite prepares an `UPDATE` or
+  /// an `INSERT` (before the statement can run).
   fileprivate func listenBeforeUpdatesIfNeeded() {
     #if ENABLE_PREUPDATE_HOOK
-      guard hasPlans, !isListeningBeforeUpdates, let connection = connection?.object, let handle = connection.handle,
-        plansTrackRowids
-          || updatedTables.contains(where: { number(ifKnown: $0).map { $0 < plans.count && plans[$0] != nil } ?? false }
-          )
+      // Called after every closure: the common answers cost no reference counting.
+      guard hasPlans, !isListeningBeforeUpdates,
+        (!updatedTables.isEmpty && updatedTables.contains(where: { plan(of: $0) != nil }))
+          || (plansTrackRowids && !insertedTables.isEmpty
+            && insertedTables.contains(where: {
+              guard let plan = plan(of: $0) else { return false }
+              return plan.tracksRowids && plan.hasUniqueIndex
+            })),
+        let connection = connection?.object, let handle = connection.handle
       else { return }
       guard let dispatcher = PreUpdateDispatcher.on(connection, handle) else { return }
       dispatcher.listener = self
       isListeningBeforeUpdates = true
+      isListeningPaused = false
     #endif
+  }
+
+  /// The plan of `table`, if it has one.
+  private func plan(of table: DatabaseRegion.Table) -> DetailPlan? {
+    guard let number = number(ifKnown: table), number < plans.count else { return nil }
+    return plans[number]
   }
 
   fileprivate func stopListeningBeforeUpdates(_ connection: Connection, _ handle: OpaquePointer) {
@@ -720,7 +807,8 @@ extension ChangeTracker {
       oldRowid: Int64, newRowid: Int64
     ) {
       // An insert needs nothing from here unless rowids are tracked: the update hook reports every
-      // insert. Not every delete: those made by REPLACE conflict resolution are reported only here.
+      // insert. Not every delete: those made by REPLACE conflict resolution are reported only here, and
+      // pairing the insert that follows them tells that this callback saw them.
       guard hasPlans, code != SQLITE_INSERT || plansTrackRowids else { return }
       let number: Int
       if databaseName == preDatabaseName, tableName == preTableName, isCopy(preTableCopy, of: tableName) {
@@ -733,12 +821,13 @@ extension ChangeTracker {
         preTableName = tableName
         preTableNumber = number
       }
-      guard number < plans.count, let plan = plans[number] else { return }
-      if let held = details[number], held.isWhole {
+      guard number < plans.count, plans[number] != nil else { return }
+      if details[number]?.isWhole == true {
         // Nothing more to learn of the table: pairing this row with the update hook's report tells nothing.
         preCode = 0
         return
       }
+      guard let plan = plans[number] else { return }
       preCode = code
       preTable = number
       preRowid = code == SQLITE_DELETE ? oldRowid : newRowid
@@ -775,9 +864,6 @@ extension ChangeTracker {
       isListeningBeforeUpdates = false
       preCode = 0
     }
-
-    /// Past this many rowids, a table's change counts every row.
-    static var mostRowidsTracked: Int { 4096 }
   }
 
   /// Whether column `column` of the row the pre-update hook reports keeps its value: the same type and
@@ -855,12 +941,28 @@ extension ChangeTracker {
     // Generated columns depend on others, which the authorizer does not report as read.
     guard !columns.isEmpty, !columns.contains(where: { $0.2 != 0 || $0.1 == nil }) else { return nil }
     var plan = ChangeTracker.DetailPlan(
-      columnCount: Int32(columns.count), columnIndexes: [], columnNames: [], tracksRowids: read.rowids != nil)
+      columnCount: Int32(columns.count), columnIndexes: [], columnNames: [], tracksRowids: read.rowids != nil,
+      hasUniqueIndex: hasUniqueIndex(handle, "PRAGMA \(schema).index_list(\(name))"))
     for (index, name, _) in columns where read.columns?.contains(name ?? "") ?? true {
       plan.columnIndexes.append(index)
       plan.columnNames.append(name ?? "")
     }
     return plan
+  }
+
+  /// Whether the `PRAGMA index_list` statement `sql` lists a UNIQUE index (SQLite makes one for a
+  /// PRIMARY KEY other than the rowid, and for a UNIQUE constraint); `true` on any error, which then
+  /// costs only precision.
+  private func hasUniqueIndex(_ handle: OpaquePointer, _ sql: String) -> Bool {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return true }
+    defer { sqlite3_finalize(statement) }
+    var code = sqlite3_step(statement)
+    while code == SQLITE_ROW {
+      if sqlite3_column_int64(statement, 2) != 0 { return true }
+      code = sqlite3_step(statement)
+    }
+    return code != SQLITE_DONE
   }
 
   /// The rows of `sql`, each made by `row`; empty on any error.

@@ -342,21 +342,26 @@ private func change(_ name: String, rows rowids: Set<Int64>) -> DatabaseRegion {
 
   /// Observations of a row named by its rowid, end to end: the commits that change other rows of the
   /// table run no query, the ones that change the row (whichever way) do.
+  /// The name column of the table `t` these tests observe: with a UNIQUE index, the pre-update hook
+  /// sees the inserts too (REPLACE may delete another row); without one, the update hook alone reports
+  /// inserts and deletes.
+  private let nameColumns = ["name TEXT UNIQUE", "name TEXT"]
+
   @Suite struct RowidObservationTests {
-    private func makeQueue() throws -> DatabaseQueue {
+    private func makeQueue(_ name: String = "name TEXT UNIQUE") throws -> DatabaseQueue {
       let queue = try DatabaseQueue()
       try queue.sync { db in
         try db.batch(
           sql: """
-            CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE);
+            CREATE TABLE t(id INTEGER PRIMARY KEY, \(name));
             INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three');
             """)
       }
       return queue
     }
 
-    @Test func aChangeOfAnotherRowRunsNoQueryAndAChangeOfTheRowDoes() async throws {
-      let queue = try makeQueue()
+    @Test(arguments: nameColumns) func aChangeOfAnotherRowRunsNoQueryAndAChangeOfTheRowDoes(name: String) async throws {
+      let queue = try makeQueue(name)
       let fetches = Shared(0)
       let collector = observeRowOne(queue, fetches: fetches)
       defer { collector.task.cancel() }
@@ -371,8 +376,8 @@ private func change(_ name: String, rows rowids: Set<Int64>) -> DatabaseRegion {
       #expect(fetches.current == 2)
     }
 
-    @Test func deletingTheRowRunsTheQuery() async throws {
-      let queue = try makeQueue()
+    @Test(arguments: nameColumns) func deletingTheRowRunsTheQuery(name: String) async throws {
+      let queue = try makeQueue(name)
       let fetches = Shared(0)
       let collector = observeRowOne(queue, fetches: fetches)
       defer { collector.task.cancel() }
@@ -394,8 +399,8 @@ private func change(_ name: String, rows rowids: Set<Int64>) -> DatabaseRegion {
       #expect(collector.current == ["one", nil])
     }
 
-    @Test func anUpdateThatMovesAnotherRowToTheRowidRunsTheQuery() async throws {
-      let queue = try makeQueue()
+    @Test(arguments: nameColumns) func anUpdateThatMovesAnotherRowToTheRowidRunsTheQuery(name: String) async throws {
+      let queue = try makeQueue(name)
       try queue.sync { db in try db.execute(sql: "DELETE FROM t WHERE id = 1") }
       let fetches = Shared(0)
       let collector = observeRowOne(queue, fetches: fetches)
@@ -404,6 +409,138 @@ private func change(_ name: String, rows rowids: Set<Int64>) -> DatabaseRegion {
       try queue.sync { db in try db.execute(sql: "UPDATE t SET id = 1 WHERE id = 2") }
       #expect(await collector.waitFor(count: 2))
       #expect(collector.current == [nil, "two"])
+    }
+
+    @Test(arguments: nameColumns) func insertsAndDeletesOfOtherRowsRunNoQuery(name: String) async throws {
+      let queue = try makeQueue(name)
+      let fetches = Shared(0)
+      let collector = observeRowOne(queue, fetches: fetches)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      try queue.sync { db in
+        try db.transaction { db in
+          let insert = try db.prepare(sql: "INSERT INTO t(name) VALUES (?)")
+          for index in 0..<100 { try insert.bind(value: "row \(index)", toParameter: 1).execute() }
+        }
+      }
+      try queue.sync { db in try db.execute(sql: "DELETE FROM t WHERE id > 1") }
+      try queue.sync { db in try db.execute(sql: "INSERT OR REPLACE INTO t VALUES (2, 'two')") }
+      // REPLACE of the row itself (a rowid conflict): the update hook reports the insert of rowid 1.
+      try queue.sync { db in try db.execute(sql: "REPLACE INTO t VALUES (1, 'uno')") }
+      #expect(await collector.waitFor(count: 2))
+      #expect(collector.current == ["one", "uno"])
+      #expect(fetches.current == 2)
+    }
+
+    @Test func aPlainInsertThatReplacesTheRowThroughAConstraintRunsTheQuery() async throws {
+      let queue = try makeQueue("name TEXT UNIQUE ON CONFLICT REPLACE")
+      let fetches = Shared(0)
+      let collector = observeRowOne(queue, fetches: fetches)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (9, 'one')") }
+      #expect(await collector.waitFor(count: 2))
+      #expect(collector.current == ["one", nil])
+    }
+
+    @Test func aReplaceThroughAUniqueIndexMadeAfterTheObservationStartedRunsTheQuery() async throws {
+      let queue = try makeQueue("name TEXT")
+      let fetches = Shared(0)
+      let collector = observeRowOne(queue, fetches: fetches)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (4, 'four')") }
+      try queue.sync { db in try db.execute(sql: "CREATE UNIQUE INDEX t_name ON t(name)") }
+      #expect(await collector.waitFor(count: 2))
+      try queue.sync { db in try db.execute(sql: "INSERT OR REPLACE INTO t VALUES (9, 'one')") }
+      #expect(await collector.waitFor(count: 3))
+      #expect(collector.current == ["one", "one", nil])
+    }
+
+    @Test func aReplaceMadeByATriggerOrAStatementPreparedBeforeTheObservationRunsTheQuery() async throws {
+      let queue = try makeQueue()
+      try queue.sync { db in
+        try db.batch(
+          sql: """
+            CREATE TABLE log(name TEXT);
+            CREATE TRIGGER log_names AFTER INSERT ON log BEGIN
+              INSERT OR REPLACE INTO t(name) VALUES (NEW.name);
+            END;
+            """)
+      }
+      try queue.sync { db in _ = try db.cachedStatement(sql: "REPLACE INTO t(name) VALUES (?)") }
+      let fetches = Shared(0)
+      let collector = observeRowOne(queue, fetches: fetches)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      try queue.sync { db in try db.execute(sql: "INSERT INTO log VALUES ('one')") }
+      #expect(await collector.waitFor(count: 2))
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1, 'eins')") }
+      #expect(await collector.waitFor(count: 3))
+      try queue.sync { db in
+        try db.cachedStatement(sql: "REPLACE INTO t(name) VALUES (?)").bind(value: "eins", toParameter: 1).execute()
+      }
+      #expect(await collector.waitFor(count: 4))
+      #expect(collector.current == ["one", nil, "eins", nil])
+    }
+
+    @Test(arguments: nameColumns) func aForeignKeyCascadeThatDeletesTheRowRunsTheQuery(name: String) async throws {
+      let queue = try makeQueue(name)
+      try queue.sync { db in
+        try db.batch(
+          sql: """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE parent(id INTEGER PRIMARY KEY);
+            INSERT INTO parent VALUES (1), (2);
+            CREATE TABLE child(id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent ON DELETE CASCADE, \(name));
+            INSERT INTO child VALUES (1, 1, 'one'), (2, 2, 'two');
+            """)
+      }
+      let fetches = Shared(0)
+      let collector = Collector(
+        queue.observe { db in
+          fetches.withLock { $0 += 1 }
+          return try db.cachedStatement(sql: "SELECT name FROM child WHERE id = ?").bind(value: 1, toParameter: 1)
+            .front(String.self)
+        })
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      try queue.sync { db in try db.execute(sql: "DELETE FROM parent WHERE id = 2") }
+      try queue.sync { db in try db.execute(sql: "DELETE FROM parent WHERE id = 1") }
+      #expect(await collector.waitFor(count: 2))
+      #expect(collector.current == ["one", nil])
+      #expect(fetches.current == 2)
+    }
+
+    @Test func theTransactionsAfterOneThatChangedTheTableAsAWholeAreTrackedRowByRowAgain() async throws {
+      // A UNIQUE index: the pre-update hook sees the inserts, until the table changes as a whole.
+      let queue = try makeQueue()
+      let fetches = Shared(0)
+      let collector = observeRowOne(queue, fetches: fetches)
+      defer { collector.task.cancel() }
+      #expect(await collector.waitFor(count: 1))
+      /// Inserts more rows than the tracker follows one by one, then throws when `rollingBack`.
+      func insertMany(_ prefix: String, rollingBack: Bool) throws {
+        try queue.sync { db in
+          try db.transaction { db in
+            let insert = try db.prepare(sql: "INSERT INTO t(name) VALUES (?)")
+            for index in 0..<5_000 { try insert.bind(value: "\(prefix) \(index)", toParameter: 1).execute() }
+            // REPLACE deletes row 1 once the table already changed as a whole.
+            if !rollingBack { try db.execute(sql: "INSERT OR REPLACE INTO t(name) VALUES ('one')") }
+            if rollingBack { throw TestError(id: 1) }
+          }
+        }
+      }
+      try insertMany("row", rollingBack: false)
+      #expect(await collector.waitFor(count: 2))
+      // The next transactions change other rows: no query runs.
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t(name) VALUES ('four')") }
+      #expect(throws: TestError(id: 1)) { try insertMany("other", rollingBack: true) }
+      try queue.sync { db in try db.execute(sql: "INSERT OR REPLACE INTO t(name) VALUES ('four')") }
+      try queue.sync { db in try db.execute(sql: "INSERT INTO t VALUES (1, 'uno')") }
+      #expect(await collector.waitFor(count: 3))
+      #expect(collector.current == ["one", nil, "uno"])
+      #expect(fetches.current == 3)
     }
 
     @Test func theRegionStaysRightAfterASchemaChangePreparesTheStatementAgain() async throws {
