@@ -27,19 +27,19 @@ private final class SQLiteShell {
   func run(_ sql: String) async -> Bool {
     let marker = directory.appendingPathComponent("marker-\(UUID().uuidString)")
     input.fileHandleForWriting.write(Data("\(sql)\n.once \(marker.path)\nSELECT 1;\n".utf8))
-    return await eventually(timeout: 20) { FileManager.default.fileExists(atPath: marker.path) }
+    return await eventually { FileManager.default.fileExists(atPath: marker.path) }
   }
 
   /// Kills the shell (SIGKILL): whatever it was doing stays half done.
   func kill() async {
     _ = Foundation.kill(process.processIdentifier, SIGKILL)
-    _ = await eventually(timeout: 20) { !process.isRunning }
+    _ = await eventually { !process.isRunning }
   }
 
   /// Closes the shell's input and waits for it to end.
   func finish() async {
     try? input.fileHandleForWriting.close()
-    _ = await eventually(timeout: 20) { !process.isRunning }
+    _ = await eventually { !process.isRunning }
   }
 }
 
@@ -93,7 +93,7 @@ private func countNotes(_ db: Database) throws -> Int {
       #expect(await shell.run("BEGIN EXCLUSIVE; INSERT INTO note(text) VALUES ('locked');"))
       let before = probe.wakes.current
       #expect(await shell.run("COMMIT;"))
-      #expect(await eventually(timeout: 20) { probe.wakes.current > before })
+      #expect(await eventually { probe.wakes.current > before })
       #expect(probe.opens.current == 1)
       #expect(probe.replaced.current.isEmpty)
       await shell.finish()
@@ -127,7 +127,7 @@ private func countNotes(_ db: Database) throws -> Int {
       let outcome = try await ChildProcess.run(
         sqlite3, ["-cmd", ".timeout 5000", path, "INSERT INTO note(text) VALUES ('third')"], in: directory)
       #expect(outcome.status == 0, "\(outcome.stderr)")
-      #expect(await eventually(timeout: 20) { probe.wakes.current > before })
+      #expect(await eventually { probe.wakes.current > before })
       #expect(probe.replaced.current.isEmpty)
     }
   }
@@ -149,7 +149,7 @@ private func countNotes(_ db: Database) throws -> Int {
         try FileManager.default.removeItem(atPath: path)
         try createDatabase(at: path, sql)
       }
-      #expect(await eventually(timeout: 20) { probe.replaced.current == [path] })
+      #expect(await eventually { probe.replaced.current == [path] })
     }
   }
 
@@ -175,7 +175,7 @@ private func countNotes(_ db: Database) throws -> Int {
       // Lets the watcher see the commit while the transaction is open (the check must then wait).
       try await Task.sleep(nanoseconds: 300_000_000)
       try queue.sync { db in try db.execute(sql: "COMMIT") }
-      #expect(await collector.waitFor(count: 2, timeout: 20))
+      #expect(await collector.waitFor(count: 2))
       #expect(collector.current == [0, 1])
     }
   }
@@ -200,7 +200,7 @@ private func countNotes(_ db: Database) throws -> Int {
       let outcome = try await ChildProcess.run(
         sqlite3, ["-cmd", ".timeout 5000", attached, "INSERT INTO note(text) VALUES ('other')"], in: directory)
       #expect(outcome.status == 0, "\(outcome.stderr)")
-      #expect(await collector.waitFor(count: 2, timeout: 20))
+      #expect(await collector.waitFor(count: 2))
       #expect(collector.current == [0, 1])
     }
   }

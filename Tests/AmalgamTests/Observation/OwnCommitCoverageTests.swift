@@ -67,7 +67,7 @@ private let schema = """
           // The writer's next commit hook is the one that must find the other connection's commit.
           try queue.sync { db in try db.execute(sql: "INSERT INTO tag(name) VALUES ('own')") }
         }
-        #expect(await eventually(timeout: 10) { collector.current.last == round }, "\(collector.current)")
+        #expect(await eventually { collector.current.last == round }, "\(collector.current)")
       }
     }
   }

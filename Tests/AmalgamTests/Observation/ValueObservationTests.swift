@@ -5,7 +5,11 @@ import Testing
 @testable import Amalgam
 
 /// Waits until `condition` holds, up to `timeout` seconds; returns whether it did.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+///
+/// The default bound is only reached when the condition never holds: it is generous because CI runs the
+/// whole suite in parallel on 2 cores, and the observation tests again under ThreadSanitizer, where a
+/// commit's report, a fetch and a delivery that take milliseconds alone can take seconds.
+func eventually(timeout: Double = waitBound, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while Date() < deadline {
     if condition() { return true }
@@ -13,6 +17,10 @@ func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
   }
   return condition()
 }
+
+/// How long ``eventually(timeout:_:)`` and ``Collector/waitFor(count:timeout:)`` wait by default, in
+/// seconds.
+let waitBound: Double = 30
 
 /// Iterates `sequence` in a task of its own, collecting its values (and the error that ended it).
 final class Collector<Value: Sendable>: Sendable {
@@ -38,7 +46,7 @@ final class Collector<Value: Sendable>: Sendable {
   var current: [Value] { values.current }
 
   /// Waits until `count` values arrived.
-  func waitFor(count: Int, timeout: Double = 5) async -> Bool {
+  func waitFor(count: Int, timeout: Double = waitBound) async -> Bool {
     await eventually(timeout: timeout) { values.current.count >= count }
   }
 }
