@@ -132,6 +132,44 @@ private func countNotes(_ db: Database) throws -> Int {
     }
   }
 
+  /// A file the watcher is told of later (the writer attached it) is read for the first time some time
+  /// after the attach: another connection's commit made in between still wakes the watcher. The commit
+  /// is made while the watcher asks for the new list of files, so that it lands before that first read.
+  @Test func aCommitBeforeANewFileIsFirstReadWakesTheWatcher() async throws {
+    try await withTemporaryDirectory { directory in
+      let main = directory.appendingPathComponent("main.db").path
+      let attached = directory.appendingPathComponent("attached.db").path
+      for path in [main, attached] {
+        try createDatabase(at: path, "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT)")
+      }
+      let watched = Shared([WatchedFile(path: main, identity: FileStatus.of(main)?.identity)])
+      let commitWhenAsked = Shared<String?>(nil)
+      let wakes = Shared(0)
+      let configuration = Configuration(busyTimeout: 0.05)
+      let watcher = ForeignCommitWatcher(
+        interval: .seconds(60),
+        open: { path in try configuration.openDatabase(path: path, role: .reader) },
+        files: {
+          if let path = commitWhenAsked.withLock({ path in
+            defer { path = nil }
+            return path
+          }) {
+            #expect(throws: Never.self) { try createDatabase(at: path, "INSERT INTO note(text) VALUES ('other')") }
+          }
+          return watched.current
+        },
+        onPossibleCommit: { wakes.withLock { $0 += 1 } }, onFileReplaced: { _ in })
+      watcher.start()
+      defer { watcher.stop() }
+      let before = wakes.current
+      watched.withLock { $0.append(WatchedFile(path: attached, identity: FileStatus.of(attached)?.identity)) }
+      commitWhenAsked.withLock { $0 = attached }
+      watcher.filesDidChange()
+      #expect(await eventually { wakes.current > before })
+      #expect(commitWhenAsked.current == nil)
+    }
+  }
+
   /// The file is replaced by a rename (how an app restores a backup), or deleted and created again:
   /// the watcher reports it replaced (the observed queue's or pool's connections still see the old
   /// file).
