@@ -61,10 +61,13 @@ private final class ProductCache: Sendable {
     let task = Task { @MainActor in try await model.observeTitles(in: queue) }
     defer { task.cancel() }
     try queue.sync { db in try db.execute(sql: "INSERT INTO note(title) VALUES ('b'), ('a')") }
-    // Waits for the model's titles (a count of polls would bound nothing on a busy machine).
+    // Waits for the model's titles, as `eventually` does: up to its time bound, and at least its number
+    // of looks (the model's task and this one both need the threads that other tests can hold).
     var titles: [String] = []
     let deadline = Date().addingTimeInterval(waitBound)
-    while titles != ["a", "b"], Date() < deadline {
+    var polls = 0
+    while titles != ["a", "b"], Date() < deadline || polls < minimumPolls {
+      polls += 1
       try await Task.sleep(nanoseconds: 5_000_000)
       titles = await model.titles
     }

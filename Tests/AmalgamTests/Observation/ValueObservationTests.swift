@@ -9,14 +9,23 @@ import Testing
 /// The default bound is only reached when the condition never holds: it is generous because CI runs the
 /// whole suite in parallel on 2 cores, and the observation tests again under ThreadSanitizer, where a
 /// commit's report, a fetch and a delivery that take milliseconds alone can take seconds.
+///
+/// It also looks at least ``minimumPolls`` times, however late each look comes: other tests' synchronous
+/// work can hold the threads that resume this task for longer than the timeout, and an awaited event
+/// that needs those threads too must still get its turn once they are free.
 func eventually(timeout: Double = waitBound, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
-  while Date() < deadline {
+  var polls = 0
+  while Date() < deadline || polls < minimumPolls {
     if condition() { return true }
+    polls += 1
     try? await Task.sleep(nanoseconds: 5_000_000)
   }
   return condition()
 }
+
+/// How many times ``eventually(timeout:_:)`` looks at least, 5 ms apart.
+let minimumPolls = 200
 
 /// How long ``eventually(timeout:_:)`` and ``Collector/waitFor(count:timeout:)`` wait by default, in
 /// seconds.
