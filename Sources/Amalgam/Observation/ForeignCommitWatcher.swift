@@ -125,10 +125,17 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   }
 
   /// The writer's files changed (a database was attached or detached): watch the new list.
+  ///
+  /// A file new to the watcher is read here for the first time, as the base of later checks, some time
+  /// after the writer's closure that attached it returned: another connection's commit made in between
+  /// changes nothing the watcher compares, and its file events came before the file was watched. So
+  /// once a new file is read and watched, the watcher wakes the center, whose check of the writer's
+  /// `PRAGMA data_version` (which then runs after the read) sees such a commit.
   func filesDidChange() {
     queue.async { [self] in
-      guard !isStopped else { return }
-      update()
+      guard !isStopped, update() else { return }
+      pendingCoverage = nil
+      onPossibleCommit()
     }
   }
 
@@ -153,19 +160,23 @@ final class ForeignCommitWatcher: @unchecked Sendable {
   }
 
   /// Watches the files of ``currentFiles``; a new file's state is read as the base of later checks.
-  private func update() {
+  /// Returns whether a new file is watched (and the watcher still runs).
+  @discardableResult
+  private func update() -> Bool {
     let watched = currentFiles()
     let paths = Set(watched.map(\.path))
     for (path, file) in files where !paths.contains(path) {
       try? file.database?.close()
       files[path] = nil
     }
+    var added = false
     for item in watched where files[item.path] == nil {
       let file = FileState(item)
       files[item.path] = file
+      added = true
       if check(file) == .replaced {
         replaced(item.path)
-        return
+        return false
       }
     }
     // Nothing is opened, and nothing ticks, while there is no file (a database in memory).
@@ -174,6 +185,7 @@ final class ForeignCommitWatcher: @unchecked Sendable {
     }
     events?.watch(paths)
     scheduleTick()
+    return added
   }
 
   /// Ticks every ``interval`` (at least every ``shortestTickWithEvents`` while file events work), or

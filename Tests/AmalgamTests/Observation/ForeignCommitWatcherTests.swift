@@ -27,19 +27,19 @@ private final class SQLiteShell {
   func run(_ sql: String) async -> Bool {
     let marker = directory.appendingPathComponent("marker-\(UUID().uuidString)")
     input.fileHandleForWriting.write(Data("\(sql)\n.once \(marker.path)\nSELECT 1;\n".utf8))
-    return await eventually(timeout: 20) { FileManager.default.fileExists(atPath: marker.path) }
+    return await eventually { FileManager.default.fileExists(atPath: marker.path) }
   }
 
   /// Kills the shell (SIGKILL): whatever it was doing stays half done.
   func kill() async {
     _ = Foundation.kill(process.processIdentifier, SIGKILL)
-    _ = await eventually(timeout: 20) { !process.isRunning }
+    _ = await eventually { !process.isRunning }
   }
 
   /// Closes the shell's input and waits for it to end.
   func finish() async {
     try? input.fileHandleForWriting.close()
-    _ = await eventually(timeout: 20) { !process.isRunning }
+    _ = await eventually { !process.isRunning }
   }
 }
 
@@ -93,7 +93,7 @@ private func countNotes(_ db: Database) throws -> Int {
       #expect(await shell.run("BEGIN EXCLUSIVE; INSERT INTO note(text) VALUES ('locked');"))
       let before = probe.wakes.current
       #expect(await shell.run("COMMIT;"))
-      #expect(await eventually(timeout: 20) { probe.wakes.current > before })
+      #expect(await eventually { probe.wakes.current > before })
       #expect(probe.opens.current == 1)
       #expect(probe.replaced.current.isEmpty)
       await shell.finish()
@@ -127,8 +127,46 @@ private func countNotes(_ db: Database) throws -> Int {
       let outcome = try await ChildProcess.run(
         sqlite3, ["-cmd", ".timeout 5000", path, "INSERT INTO note(text) VALUES ('third')"], in: directory)
       #expect(outcome.status == 0, "\(outcome.stderr)")
-      #expect(await eventually(timeout: 20) { probe.wakes.current > before })
+      #expect(await eventually { probe.wakes.current > before })
       #expect(probe.replaced.current.isEmpty)
+    }
+  }
+
+  /// A file the watcher is told of later (the writer attached it) is read for the first time some time
+  /// after the attach: another connection's commit made in between still wakes the watcher. The commit
+  /// is made while the watcher asks for the new list of files, so that it lands before that first read.
+  @Test func aCommitBeforeANewFileIsFirstReadWakesTheWatcher() async throws {
+    try await withTemporaryDirectory { directory in
+      let main = directory.appendingPathComponent("main.db").path
+      let attached = directory.appendingPathComponent("attached.db").path
+      for path in [main, attached] {
+        try createDatabase(at: path, "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT)")
+      }
+      let watched = Shared([WatchedFile(path: main, identity: FileStatus.of(main)?.identity)])
+      let commitWhenAsked = Shared<String?>(nil)
+      let wakes = Shared(0)
+      let configuration = Configuration(busyTimeout: 0.05)
+      let watcher = ForeignCommitWatcher(
+        interval: .seconds(60),
+        open: { path in try configuration.openDatabase(path: path, role: .reader) },
+        files: {
+          if let path = commitWhenAsked.withLock({ path in
+            defer { path = nil }
+            return path
+          }) {
+            #expect(throws: Never.self) { try createDatabase(at: path, "INSERT INTO note(text) VALUES ('other')") }
+          }
+          return watched.current
+        },
+        onPossibleCommit: { wakes.withLock { $0 += 1 } }, onFileReplaced: { _ in })
+      watcher.start()
+      defer { watcher.stop() }
+      let before = wakes.current
+      watched.withLock { $0.append(WatchedFile(path: attached, identity: FileStatus.of(attached)?.identity)) }
+      commitWhenAsked.withLock { $0 = attached }
+      watcher.filesDidChange()
+      #expect(await eventually { wakes.current > before })
+      #expect(commitWhenAsked.current == nil)
     }
   }
 
@@ -149,7 +187,7 @@ private func countNotes(_ db: Database) throws -> Int {
         try FileManager.default.removeItem(atPath: path)
         try createDatabase(at: path, sql)
       }
-      #expect(await eventually(timeout: 20) { probe.replaced.current == [path] })
+      #expect(await eventually { probe.replaced.current == [path] })
     }
   }
 
@@ -175,7 +213,7 @@ private func countNotes(_ db: Database) throws -> Int {
       // Lets the watcher see the commit while the transaction is open (the check must then wait).
       try await Task.sleep(nanoseconds: 300_000_000)
       try queue.sync { db in try db.execute(sql: "COMMIT") }
-      #expect(await collector.waitFor(count: 2, timeout: 20))
+      #expect(await collector.waitFor(count: 2))
       #expect(collector.current == [0, 1])
     }
   }
@@ -200,7 +238,7 @@ private func countNotes(_ db: Database) throws -> Int {
       let outcome = try await ChildProcess.run(
         sqlite3, ["-cmd", ".timeout 5000", attached, "INSERT INTO note(text) VALUES ('other')"], in: directory)
       #expect(outcome.status == 0, "\(outcome.stderr)")
-      #expect(await collector.waitFor(count: 2, timeout: 20))
+      #expect(await collector.waitFor(count: 2))
       #expect(collector.current == [0, 1])
     }
   }

@@ -15,9 +15,13 @@
 
   /// Waits on the main actor (which stays free meanwhile) until `condition` holds, up to `timeout`
   /// seconds; returns whether it did.
-  @MainActor func mainActorEventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+  @MainActor func mainActorEventually(timeout: Double = waitBound, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
-    while !condition(), Date() < deadline { try? await Task.sleep(nanoseconds: 5_000_000) }
+    var polls = 0
+    while !condition(), Date() < deadline || polls < minimumPolls {
+      polls += 1
+      try? await Task.sleep(nanoseconds: 5_000_000)
+    }
     return condition()
   }
 

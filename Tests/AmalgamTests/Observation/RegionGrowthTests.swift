@@ -38,11 +38,11 @@ import Testing
       defer { collector.task.cancel() }
       #expect(await collector.waitFor(count: 1))
       try await pool.write { db in try db.execute(sql: "UPDATE flag SET on_ = 1 WHERE id = 1") }
-      #expect(await eventually(timeout: 10) { reading.wait(seconds: 0) })
+      #expect(await eventually { reading.wait(seconds: 0) })
       try await pool.write { db in try db.execute(sql: "INSERT INTO item DEFAULT VALUES") }
       committed.signal()
       // The read that saw the flag counted no item; the item's commit must bring a count of 1.
-      #expect(await eventually(timeout: 10) { collector.current.last == 1 })
+      #expect(await eventually { collector.current.last == 1 })
       #expect(collector.current.first == -1)
     }
   }

@@ -63,8 +63,14 @@ import Testing
       try await Task.sleep(for: .seconds(1))
       replicator = try LongRunningProcess(litestream, replicate, in: directory)
       let secondRun = try await second
-      // 3. Litestream syncs what the writer committed last (its sync interval is 100 ms), then stops.
-      try await Task.sleep(for: .seconds(2))
+      let acknowledged = (first.stdout + secondRun.stdout).split(separator: "\n").compactMap { line in
+        line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
+      }
+      // 3. Litestream syncs what the writer committed last (its sync interval is 100 ms, longer on a busy
+      //    machine: a restore shows when it did), then stops.
+      #expect(
+        try await Self.waitUntilReplica(replica, holds: acknowledged.max() ?? 0, litestream, in: directory),
+        "the replica never held transaction \(acknowledged.max() ?? 0)")
       let secondLog = try await replicator.terminate()
 
       for (run, outcome) in [first, secondRun].enumerated() {
@@ -73,9 +79,6 @@ import Testing
       }
       for log in [firstLog, secondLog] {
         #expect(!log.contains("level=ERROR"), "\(log)")
-      }
-      let acknowledged = (first.stdout + secondRun.stdout).split(separator: "\n").compactMap { line in
-        line.hasPrefix("committed ") ? Int(line.dropFirst("committed ".count)) : nil
       }
       #expect(acknowledged.count > 100, "the writer committed only \(acknowledged.count) transactions")
 
@@ -138,6 +141,30 @@ import Testing
 }
 
 extension LitestreamReplicationTests {
+  /// Restores the replica into a scratch file, every 250 ms, until the copy holds transaction `n` (up to
+  /// `timeout` seconds); returns whether it did. A restore that fails (the replica being written) is
+  /// tried again.
+  static func waitUntilReplica(
+    _ replica: String, holds n: Int, _ litestream: URL, in directory: URL, timeout: Double = 60
+  ) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      let probe = directory.appendingPathComponent("probe-\(UUID().uuidString).db").path
+      defer {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: probe + suffix) }
+      }
+      let restore = try await ChildProcess.run(
+        litestream, ["restore", "-o", probe, "file://" + replica], in: directory)
+      if restore.status == 0, !restore.signaled, let copy = try? Database(path: probe) {
+        let maximum = try? copy.prepare(sql: "SELECT coalesce(max(n), 0) FROM entry").front(Int.self)
+        try copy.close()
+        if let maximum, maximum >= n { return true }
+      }
+      guard Date() < deadline else { return false }
+      try await Task.sleep(for: .milliseconds(250))
+    }
+  }
+
   /// Where the restored copy first differs from the origin: the row number and both rows' amount, payload
   /// size and payload hash, so that a failure says what kind of difference it is.
   static func firstDifference(origin: Database, copy: Database, upTo maximum: Int) throws -> String {
